@@ -1,0 +1,42 @@
+import type { Services } from '@shortlinks/api';
+import type { Orm } from '@shortlinks/db';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { healthPlugin } from './plugins/health.ts';
+import { openApiPlugin } from './plugins/openapi.ts';
+import { restPlugin } from './plugins/rest.ts';
+import { trpcPlugin } from './plugins/trpc.ts';
+import { OneLinePerRequest } from './request-log.ts';
+
+export interface ServerOptions {
+  orm: Orm;
+  services: Services;
+  /** The server's own origin, for the OpenAPI document's server URL. */
+  baseUrl: string;
+  logLevel?: string;
+}
+
+/** Request bodies above this size are refused with 413 PAYLOAD_TOO_LARGE (a link body is a few KiB). */
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+/** Builds the HTTP server without listening, so tests can start it on port 0. */
+export async function buildServer({ orm, services, baseUrl, logLevel = 'info' }: ServerOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: {
+      level: logLevel,
+      // API keys must never reach the logs.
+      redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
+    },
+    bodyLimit: BODY_LIMIT_BYTES,
+    // Long ext_ ids are URL-encoded into the path.
+    routerOptions: { maxParamLength: 2048 },
+    logController: new OneLinePerRequest(),
+  });
+
+  await app.register(healthPlugin, { orm });
+  // Separate scopes: the tRPC adapter replaces the JSON body parser, and the REST scope's
+  // authentication and error rewriting must not leak into the others.
+  await app.register(openApiPlugin, { baseUrl });
+  await app.register(restPlugin, { services });
+  await app.register(trpcPlugin, { services });
+  return app;
+}

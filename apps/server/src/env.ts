@@ -1,0 +1,56 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  DATA_DIR: z.string().min(1).default('.data'),
+  SHORT_DOMAIN: z
+    .string()
+    .regex(/^https?:\/\/[^/?#\s]+\/?$/, 'must be an origin such as https://sho.rt (scheme and host, no path)')
+    .optional(),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  /** Comma-separated domains the default reputation check refuses (with their subdomains). */
+  URL_DENYLIST: z.string().default(''),
+});
+
+/** The validated settings of a server process. */
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  shortDomain: string;
+  logLevel: (typeof LOG_LEVELS)[number];
+  denylist: string[];
+}
+
+/** Every environment problem, one line each; empty when the environment is valid. */
+export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): { config?: Config; problems: string[] } {
+  const blankAsUnset = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const parsed = EnvSchema.safeParse(blankAsUnset);
+  if (!parsed.success) {
+    return { problems: parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`) };
+  }
+  const value = parsed.data;
+  return {
+    problems: [],
+    config: {
+      port: value.PORT,
+      host: value.HOST,
+      databaseUrl: value.DATABASE_URL,
+      dataDir: path.resolve(cwd, value.DATA_DIR),
+      shortDomain: (value.SHORT_DOMAIN ?? `http://localhost:${value.PORT}`).replace(/\/+$/, ''),
+      logLevel: value.LOG_LEVEL,
+      denylist: value.URL_DENYLIST.split(',')
+        .map((domain) => domain.trim())
+        .filter(Boolean),
+    },
+  };
+}

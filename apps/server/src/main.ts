@@ -1,0 +1,55 @@
+import path from 'node:path';
+import { createServices, LocalDenylist } from '@shortlinks/api';
+import { ensureFirstAccount } from './bootstrap.ts';
+import { buildServer } from './build-server.ts';
+import { openDatabase } from './database.ts';
+import { readConfig } from './env.ts';
+
+/** `pnpm start`: read the environment, open the database, listen, and shut down cleanly on a signal. */
+const repoRoot = path.resolve(import.meta.dirname, '../../..');
+const { config, problems } = readConfig(process.env, repoRoot);
+if (!config) {
+  for (const problem of problems) console.error(`config: ${problem}`);
+  process.exit(1);
+}
+
+const database = await openDatabase(config, (line) => {
+  if (config.logLevel === 'debug' || config.logLevel === 'trace') console.error(`[postgres] ${line}`);
+});
+const services = createServices({ orm: database.orm, shortDomain: config.shortDomain, reputation: new LocalDenylist(config.denylist) });
+const baseUrl = `http://${config.host.includes(':') ? `[${config.host}]` : config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`;
+const app = await buildServer({ orm: database.orm, services, baseUrl, logLevel: config.logLevel });
+
+let stopping = false;
+/** Stop taking requests, let those in flight finish, then stop the database. */
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  app.log.info({ signal }, 'shutting down');
+  await app.close();
+  await database.close();
+  process.exit(0);
+}
+process.on('SIGINT', () => shutdown('SIGINT'));
+process.on('SIGTERM', () => shutdown('SIGTERM'));
+
+try {
+  await app.listen({ port: config.port, host: config.host });
+} catch (error) {
+  console.error(`could not listen on ${config.host}:${config.port}: ${(error as Error).message}`);
+  await database.close();
+  process.exit(1);
+}
+
+const first = await ensureFirstAccount(services);
+const where = database.embedded ? `embedded PostgreSQL in ${config.dataDir}` : 'DATABASE_URL';
+console.log(`\nShortlinks is running at ${baseUrl} (database: ${where})`);
+console.log(`  REST API:     ${baseUrl}/api/v1`);
+console.log(`  API docs:     ${baseUrl}/docs`);
+console.log(`  tRPC:         ${baseUrl}/trpc`);
+console.log(`  Short links:  ${config.shortDomain}/<slug>`);
+if (first) {
+  console.log('\nA default account was created. Its API key is shown only this once:\n');
+  console.log(`  ${first.secret}\n`);
+  console.log(`  curl -H "Authorization: Bearer ${first.secret}" ${baseUrl}/api/v1/links\n`);
+}

@@ -1,0 +1,71 @@
+import { AppError, appRouter, bearerToken, type Services, successStatus, toAppError } from '@shortlinks/api';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { type CreateOpenApiFastifyPluginOptions, fastifyTRPCOpenApiPlugin } from 'trpc-to-openapi';
+import { fromFastifyError } from './error-body.ts';
+
+export const REST_PREFIX = '/api/v1';
+
+const UNAUTHORIZED = new AppError('UNAUTHORIZED', 'Send a valid API key as "Authorization: Bearer <key>"');
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    accountId?: string;
+  }
+}
+
+interface TrpcErrorPayload {
+  message?: string;
+  data?: { appCode?: string; appMessage?: string; field?: string | null };
+}
+
+/**
+ * REST at /api/v1 through trpc-to-openapi. Authentication runs first (so a caller without a
+ * key gets 401 before anything else), and every error body is rewritten to the spec's
+ * `{ code, message, field }`.
+ */
+export async function restPlugin(app: FastifyInstance, { services }: { services: Services }) {
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.url === `${REST_PREFIX}/openapi.json`) return;
+    const caller = await services.apiKeys.authenticate(bearerToken(request.headers.authorization));
+    if (!caller) return reply.code(401).header('www-authenticate', 'Bearer').send(UNAUTHORIZED.toBody());
+    request.accountId = caller.accountId;
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const failure = fromFastifyError(error);
+    if (failure.status >= 500) request.log.error({ err: error }, 'request failed');
+    return reply.code(failure.status).type('application/json').send(failure.toBody());
+  });
+
+  // trpc-to-openapi writes its own error body; the spec's body is rebuilt from the data our
+  // error formatter put there.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (reply.statusCode < 400 || typeof payload !== 'string' || !payload.includes('"appCode"')) return payload;
+    const parsed = JSON.parse(payload) as TrpcErrorPayload;
+    const code = parsed.data?.appCode;
+    if (!code) return payload;
+    const message = parsed.data?.appMessage ?? parsed.message;
+    const field = parsed.data?.field;
+    return JSON.stringify(field ? { code, message, field } : { code, message });
+  });
+
+  const options: CreateOpenApiFastifyPluginOptions<typeof appRouter> = {
+    basePath: REST_PREFIX,
+    router: appRouter,
+    createContext: ({ req }) => ({
+      services,
+      transport: 'rest' as const,
+      authorization: req.headers.authorization,
+      // The Fastify adapter hands over the Fastify request, which the onRequest hook authenticated.
+      accountId: (req as { accountId?: string }).accountId,
+    }),
+    responseMeta: ({ paths, data, errors }) => {
+      if (errors.length > 0) return { status: toAppError(errors[0]).status };
+      return { status: successStatus(paths?.[0] ?? '', data[0]) };
+    },
+    onError: ({ error }) => {
+      if (toAppError(error).status >= 500) app.log.error({ err: error }, 'procedure failed');
+    },
+  };
+  await app.register(fastifyTRPCOpenApiPlugin, options);
+}

@@ -1,0 +1,128 @@
+import { randomBytes } from 'node:crypto';
+import { type AccountView, createServices, LocalDenylist, type NewAccount, type Services } from '@shortlinks/api';
+import { createOrm, type Orm } from '@shortlinks/db';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { buildServer } from '../src/build-server.ts';
+
+/** A fresh database of its own (a copy of the migrated template), for one test file. */
+export async function createTestDatabase(): Promise<string> {
+  const name = `test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: inject('adminDatabaseUrl') });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name} template ${inject('templateDatabase')}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(inject('adminDatabaseUrl'));
+  url.pathname = `/${name}`;
+  return url.href;
+}
+
+export interface TestServer {
+  /** e.g. http://127.0.0.1:41234 */
+  origin: string;
+  /** `${origin}/api/v1` */
+  api: string;
+  shortDomain: string;
+  databaseUrl: string;
+  app: FastifyInstance;
+  orm: Orm;
+  services: Services;
+  close(): Promise<void>;
+}
+
+export interface TestServerOptions {
+  shortDomain?: string;
+  denylist?: string[];
+  databaseUrl?: string;
+}
+
+/** The real server on its own database, listening on a random loopback port. */
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
+  const orm = await createOrm({ databaseUrl, poolSize: 10 });
+  const shortDomain = options.shortDomain ?? 'https://sho.rt';
+  const services = createServices({ orm, shortDomain, reputation: new LocalDenylist(options.denylist ?? ['flagged.example']) });
+  const app = await buildServer({ orm, services, baseUrl: 'http://127.0.0.1', logLevel: 'warn' });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('server has no port');
+  const origin = `http://127.0.0.1:${address.port}`;
+  return {
+    origin,
+    api: `${origin}/api/v1`,
+    shortDomain,
+    databaseUrl,
+    app,
+    orm,
+    services,
+    close: async () => {
+      await app.close();
+      await orm.close();
+    },
+  };
+}
+
+export interface TestAccount {
+  account: AccountView;
+  key: string;
+  /** fetch() against /api/v1 with this account's key; JSON bodies are serialised. */
+  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<ApiResponse>;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  // biome-ignore lint/suspicious/noExplicitAny: test bodies are asserted field by field
+  body: any;
+  text: string;
+}
+
+/** A new account with its own API key, and a caller for it. */
+export async function createAccount(server: TestServer, request: Partial<NewAccount> = {}): Promise<TestAccount> {
+  const account = await server.services.accounts.create({ name: 'Test', plan: 'starter', ...request });
+  const { secret } = await server.services.apiKeys.create(account.id);
+  return { account, key: secret, call: (method, path, body, headers) => callApi(server, secret, method, path, body, headers) };
+}
+
+export async function callApi(
+  server: TestServer,
+  key: string | undefined,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<ApiResponse> {
+  const init: RequestInit = { method, headers: { ...headers } };
+  const requestHeaders = init.headers as Record<string, string>;
+  if (key !== undefined) requestHeaders.authorization = `Bearer ${key}`;
+  if (body !== undefined) {
+    init.body = typeof body === 'string' ? body : JSON.stringify(body);
+    requestHeaders['content-type'] ??= 'application/json';
+  }
+  const response = await fetch(`${server.api}${path}`, init);
+  const text = await response.text();
+  let parsed: unknown;
+  try {
+    parsed = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    parsed = text;
+  }
+  return { status: response.status, headers: response.headers, body: parsed, text };
+}
+
+/** Rows of a table of the test database, for asserting what a request did (or did not) save. */
+export async function countRows(
+  server: TestServer,
+  table: 'link' | 'tag' | 'link_tag' | 'account' | 'api_key',
+  where = 'true',
+): Promise<number> {
+  const rows = await server.orm.em.fork().getConnection().execute(`select count(*)::int as n from ${table} where ${where}`);
+  return (rows[0] as { n: number }).n;
+}
+
+/** A time comfortably in the future, in Unix ms. */
+export const inDays = (days: number) => Date.now() + days * 86_400_000;

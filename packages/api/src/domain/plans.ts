@@ -1,0 +1,30 @@
+import type { Plan } from '@shortlinks/contract';
+
+/**
+ * Limits per plan. Tag limits are the spec's; link limits are ours (the spec leaves them open):
+ * see docs/accounts.md. `null` means unlimited.
+ */
+export const PLAN_LIMITS: Record<Plan, { links: number | null; tags: number | null }> = {
+  starter: { links: 1_000, tags: 25 },
+  trial: { links: 1_000, tags: 200 },
+  team: { links: 50_000, tags: 200 },
+  unlimited: { links: null, tags: null },
+};
+
+export interface AccountLimits {
+  link_limit: number | null;
+  tag_limit: number | null;
+}
+
+/** The limits in force: the account's overrides where set, otherwise its plan's. */
+export function effectiveLimits(account: {
+  plan: string;
+  link_limit_override: number | null;
+  tag_limit_override: number | null;
+}): AccountLimits {
+  const plan = PLAN_LIMITS[account.plan as Plan] ?? PLAN_LIMITS.starter;
+  return {
+    link_limit: account.link_limit_override ?? plan.links,
+    tag_limit: account.tag_limit_override ?? plan.tags,
+  };
+}

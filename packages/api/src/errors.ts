@@ -1,0 +1,100 @@
+import { ERROR_STATUS, type ErrorBody, type ErrorCode } from '@shortlinks/contract';
+import { TRPCError } from '@trpc/server';
+import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
+import { ZodError } from 'zod';
+
+/** A failure the caller can act on, with the spec's stable code and, when a field is at fault, its name. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly field: string | undefined;
+
+  constructor(code: ErrorCode, message: string, field?: string) {
+    super(message);
+    this.name = 'AppError';
+    this.code = code;
+    this.field = field;
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+
+  toBody(): ErrorBody {
+    return this.field === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, field: this.field };
+  }
+}
+
+export const validationError = (field: string, message: string) => new AppError('VALIDATION_ERROR', message, field);
+
+/** tRPC's own code for each HTTP status, so tRPC answers with the same status as REST. */
+const TRPC_CODE_BY_STATUS: Record<number, TRPC_ERROR_CODE_KEY> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_SUPPORTED',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  422: 'UNPROCESSABLE_CONTENT',
+  429: 'TOO_MANY_REQUESTS',
+  500: 'INTERNAL_SERVER_ERROR',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
+/** Wraps an AppError for tRPC, whose HTTP status follows the TRPCError code. */
+export function toTRPCError(error: AppError): TRPCError {
+  return new TRPCError({ code: TRPC_CODE_BY_STATUS[error.status] ?? 'INTERNAL_SERVER_ERROR', message: error.message, cause: error });
+}
+
+/** Messages for request fields that exist elsewhere but may not be sent here. */
+const UNCHANGEABLE_FIELDS: Record<string, string> = {
+  slug: 'slug cannot be changed after creation',
+  external_id: 'external_id cannot be changed here; POST /links/upsert can set it',
+};
+
+/** Turns an input validation failure into the spec's error: the first problem, with its top-level field. */
+export function fromZodError(error: ZodError): AppError {
+  const issue = error.issues[0];
+  if (!issue) return new AppError('VALIDATION_ERROR', 'The request is invalid', 'body');
+  if (issue.code === 'unrecognized_keys') {
+    const key = issue.keys[0] ?? 'body';
+    const field = issue.path.length > 0 ? String(issue.path[0]) : key;
+    return validationError(field, UNCHANGEABLE_FIELDS[key] ?? `Unknown field "${[...issue.path, key].join('.')}"`);
+  }
+  const field = issue.path.length > 0 ? String(issue.path[0]) : 'body';
+  if (field === 'body') return validationError('body', 'The body must be a JSON object');
+  const message = issue.code === 'invalid_type' && issue.input === undefined ? `${field} is required` : issue.message;
+  return new AppError(field === 'slug' ? 'SLUG_INVALID' : 'VALIDATION_ERROR', message, field);
+}
+
+/** The AppError behind any error a procedure or a transport raised; unknown failures become INTERNAL_ERROR. */
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  if (error instanceof ZodError) return fromZodError(error);
+  if (error instanceof TRPCError) {
+    if (error.cause instanceof AppError) return error.cause;
+    if (error.cause instanceof ZodError) return fromZodError(error.cause);
+    switch (error.code) {
+      case 'PARSE_ERROR':
+        return new AppError('INVALID_JSON', 'The body is not valid JSON');
+      case 'UNAUTHORIZED':
+        return new AppError('UNAUTHORIZED', error.message);
+      case 'NOT_FOUND':
+        return new AppError('NOT_FOUND', error.message || 'Not found');
+      case 'METHOD_NOT_SUPPORTED':
+        return new AppError('METHOD_NOT_ALLOWED', error.message);
+      case 'PAYLOAD_TOO_LARGE':
+        return new AppError('PAYLOAD_TOO_LARGE', 'The request body is too large');
+      case 'UNSUPPORTED_MEDIA_TYPE':
+        return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with Content-Type: application/json');
+      case 'BAD_REQUEST':
+        return new AppError('VALIDATION_ERROR', error.message, 'body');
+      default:
+        break;
+    }
+  }
+  return new AppError('INTERNAL_ERROR', 'Something went wrong on our side');
+}

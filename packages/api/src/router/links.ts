@@ -1,0 +1,71 @@
+import {
+  CreateLinkBodySchema,
+  LinkPageSchema,
+  LinkRefSchema,
+  LinkSchema,
+  ListLinksQuerySchema,
+  UpdateLinkBodySchema,
+  UpsertedLinkSchema,
+} from '@shortlinks/contract';
+import type { TRPCRouterRecord } from '@trpc/server';
+import { z } from 'zod';
+import { pathParam } from '../path-param.ts';
+import { authedProcedure } from '../trpc.ts';
+
+const tags = ['Links'];
+const linkRef = z.strictObject({ id: LinkRefSchema });
+
+export const linksRouter = {
+  create: authedProcedure
+    .meta({
+      openapi: { method: 'POST', path: '/links', tags, summary: 'Create a link', protect: true, successDescription: 'The new link' },
+      successStatus: 201,
+    })
+    .input(CreateLinkBodySchema)
+    .output(LinkSchema)
+    .mutation(({ ctx, input }) => ctx.services.links.create(ctx.accountId, input)),
+
+  list: authedProcedure
+    .meta({ openapi: { method: 'GET', path: '/links', tags, summary: 'List links, newest first', protect: true } })
+    .input(ListLinksQuerySchema)
+    .output(LinkPageSchema)
+    .query(({ ctx, input }) => ctx.services.links.list(ctx.accountId, input)),
+
+  get: authedProcedure
+    .meta({ openapi: { method: 'GET', path: '/links/{id}', tags, summary: 'Get a link by lnk_ id or ext_ external id', protect: true } })
+    .input(linkRef)
+    .output(LinkSchema)
+    .query(({ ctx, input }) => ctx.services.links.get(ctx.accountId, pathParam(ctx, input.id))),
+
+  update: authedProcedure
+    .meta({
+      openapi: { method: 'PATCH', path: '/links/{id}', tags, summary: 'Update a link (only the fields sent change)', protect: true },
+    })
+    .input(UpdateLinkBodySchema.extend(linkRef.shape))
+    .output(LinkSchema)
+    .mutation(({ ctx, input: { id, ...body } }) => ctx.services.links.update(ctx.accountId, pathParam(ctx, id), body)),
+
+  delete: authedProcedure
+    .meta({
+      openapi: { method: 'DELETE', path: '/links/{id}', tags, summary: 'Delete a link', protect: true, successDescription: 'Deleted' },
+      successStatus: 204,
+    })
+    .input(linkRef)
+    .output(z.void())
+    .mutation(({ ctx, input }) => ctx.services.links.delete(ctx.accountId, pathParam(ctx, input.id))),
+
+  upsert: authedProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/links/upsert',
+        tags,
+        summary: 'Create a link, or return the live link with the same final destination',
+        description: '201 with `created: true` when a link was created; 200 with `created: false` when an existing link matched.',
+        protect: true,
+      },
+    })
+    .input(CreateLinkBodySchema)
+    .output(UpsertedLinkSchema)
+    .mutation(({ ctx, input }) => ctx.services.links.upsert(ctx.accountId, input)),
+} satisfies TRPCRouterRecord;

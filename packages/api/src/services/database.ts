@@ -1,0 +1,52 @@
+import type { Database, Orm } from '@shortlinks/db';
+import { violatedUniqueIndex } from '@shortlinks/db';
+import type { Kysely } from 'kysely';
+import { AppError } from '../errors.ts';
+
+export type Db = Kysely<Database>;
+
+/** Values come back as the entities declare them (timestamps as Date, bigint counters as number). */
+const KYSELY_OPTIONS = { convertValues: true } as const;
+
+/** Which 409 a unique index stands for, when a concurrent request won a race the pre-checks could not see. */
+const CONFLICT_BY_INDEX: Record<string, AppError> = {
+  link_slug_live_key: new AppError('SLUG_TAKEN', 'The slug is already in use', 'slug'),
+  link_external_id_live_key: new AppError('EXTERNAL_ID_TAKEN', 'Another live link of the account has that external_id', 'external_id'),
+  tag_account_name_key: new AppError('TAG_NAME_TAKEN', 'Another tag of the account has that name', 'name'),
+};
+
+/** Runs `work` in one transaction: on any error nothing it wrote is kept. */
+export async function inTransaction<T>(orm: Orm, work: (db: Db) => Promise<T>): Promise<T> {
+  try {
+    return await orm.em.fork().transactional((em) => work(em.getKysely<Database>(KYSELY_OPTIONS)));
+  } catch (error) {
+    const index = violatedUniqueIndex(error);
+    const conflict = index ? CONFLICT_BY_INDEX[index] : undefined;
+    if (conflict) throw new AppError(conflict.code, conflict.message, conflict.field);
+    throw error;
+  }
+}
+
+/** A connection for reads that need no transaction. */
+export function reader(orm: Orm): Db {
+  return orm.em.fork().getKysely<Database>(KYSELY_OPTIONS);
+}
+
+/** The account row, locked until the transaction ends: serialises everything that counts toward a limit. */
+export async function lockAccount(db: Db, accountId: string) {
+  return accountQuery(db, accountId).forUpdate().executeTakeFirstOrThrow();
+}
+
+/** The account row without a lock, for work that cannot change what counts toward a limit. */
+export async function readAccount(db: Db, accountId: string): Promise<LockedAccount> {
+  return accountQuery(db, accountId).executeTakeFirstOrThrow();
+}
+
+function accountQuery(db: Db, accountId: string) {
+  return db
+    .selectFrom('account')
+    .select(['id', 'plan', 'link_limit_override', 'tag_limit_override', 'color_cursor'])
+    .where('id', '=', accountId);
+}
+
+export type LockedAccount = Awaited<ReturnType<typeof lockAccount>>;

@@ -1,0 +1,43 @@
+import { LIMITS } from '@shortlinks/contract';
+import { destinationProblem } from '../domain/destination-policy.ts';
+import type { UrlReputation } from '../domain/reputation.ts';
+import { asciiUrl, mergeUtm, type Utm } from '../domain/utm.ts';
+import { validationError } from '../errors.ts';
+
+/** Checks a destination or expiration URL against the host rules and the reputation service. */
+export class DestinationChecker {
+  readonly #shortDomainHost: string;
+  readonly #reputation: UrlReputation;
+
+  constructor(shortDomainHost: string, reputation: UrlReputation) {
+    this.#shortDomainHost = shortDomainHost;
+    this.#reputation = reputation;
+  }
+
+  /** The final destination with utm merged in, once it is known to be acceptable. */
+  async finalDestination(field: 'destination_url', url: string, utm: Utm | undefined): Promise<string> {
+    const merged = mergeUtm(url, utm);
+    if (merged.length > LIMITS.urlChars) {
+      throw validationError(field, `destination_url with utm parameters must be at most ${LIMITS.urlChars} characters`);
+    }
+    await this.check(field, merged);
+    return merged;
+  }
+
+  /** The expiration URL as it will be stored, once it is known to be acceptable. */
+  async fallback(url: string): Promise<string> {
+    const stored = asciiUrl(url);
+    if (stored.length > LIMITS.urlChars) {
+      throw validationError('expiration_url', `expiration_url must be at most ${LIMITS.urlChars} characters`);
+    }
+    await this.check('expiration_url', stored);
+    return stored;
+  }
+
+  async check(field: 'destination_url' | 'expiration_url', url: string): Promise<void> {
+    const problem = destinationProblem(url, this.#shortDomainHost);
+    if (problem) throw validationError(field, `${field} ${problem}`);
+    const verdict = await this.#reputation.check(url);
+    if (verdict.flagged) throw validationError(field, `${field} is flagged by the URL safety check (${verdict.reason})`);
+  }
+}

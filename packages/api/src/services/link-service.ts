@@ -1,0 +1,289 @@
+import type { CreateLinkBody, Link, LinkPage, ListLinksQuery, TagSummary, UpdateLinkBody, UpsertedLink } from '@shortlinks/contract';
+import { isReservedSlug } from '@shortlinks/contract';
+import type { Orm } from '@shortlinks/db';
+import { applyExpiry, type ExpiryChange, NO_EXPIRY } from '../domain/expiry.ts';
+import { newId, randomSlug } from '../domain/ids.ts';
+import { effectiveLimits } from '../domain/plans.ts';
+import { AppError } from '../errors.ts';
+import { type Db, inTransaction, type LockedAccount, lockAccount, readAccount, reader } from './database.ts';
+import type { DestinationChecker } from './destinations.ts';
+import { findLiveLink, LINK_COLUMNS, type LinkRow, tagsOfLinks, toLink } from './link-reads.ts';
+import { resolveTags, setLinkTags } from './tag-resolution.ts';
+
+/** A create/upsert body after the checks that need no database (and must not run inside a transaction). */
+interface PreparedLink {
+  body: CreateLinkBody;
+  destination: string;
+  expiry: ExpiryChange;
+}
+
+const linkNotFound = () => new AppError('LINK_NOT_FOUND', 'No live link of the account matches that id');
+
+/** Links: the rules of the spec's POST/GET/PATCH/DELETE /links and POST /links/upsert. */
+export class LinkService {
+  readonly #orm: Orm;
+  readonly #destinations: DestinationChecker;
+  readonly #shortDomain: string;
+
+  constructor(orm: Orm, destinations: DestinationChecker, shortDomain: string) {
+    this.#orm = orm;
+    this.#destinations = destinations;
+    this.#shortDomain = shortDomain;
+  }
+
+  async create(accountId: string, body: CreateLinkBody): Promise<Link> {
+    const prepared = await this.#prepare(body);
+    return inTransaction(this.#orm, async (db) => {
+      const account = await lockAccount(db, accountId);
+      return this.#insert(db, account, prepared, Date.now());
+    });
+  }
+
+  /** Creates the link, or returns the live link with the same final destination (updated per the spec). */
+  async upsert(accountId: string, body: CreateLinkBody): Promise<UpsertedLink> {
+    const prepared = await this.#prepare(body);
+    return inTransaction(this.#orm, async (db) => {
+      const account = await lockAccount(db, accountId);
+      const existing = await db
+        .selectFrom('link')
+        .select(LINK_COLUMNS)
+        .where('link.account_id', '=', accountId)
+        .where('link.deleted_at', 'is', null)
+        .where((eb) => eb(eb.fn('md5', ['link.destination_url']), '=', eb.fn('md5', [eb.val(prepared.destination)])))
+        .where('link.destination_url', '=', prepared.destination)
+        .orderBy('link.created_at')
+        .limit(1)
+        .forUpdate()
+        .executeTakeFirst();
+      if (!existing) return { ...(await this.#insert(db, account, prepared, Date.now())), created: true };
+
+      const { body: request } = prepared;
+      const link = await this.#applyChanges(db, account, existing, {
+        title: request.title,
+        external_id: request.external_id,
+        tag_ids: request.tag_ids,
+        tag_names: request.tag_names,
+        comments: request.comments,
+        expiry: prepared.expiry,
+      });
+      return { ...link, created: false };
+    });
+  }
+
+  async get(accountId: string, ref: string): Promise<Link> {
+    const db = reader(this.#orm);
+    const row = await findLiveLink(db, accountId, ref);
+    if (!row) throw linkNotFound();
+    const tags = await tagsOfLinks(db, [row.id]);
+    return toLink(row, tags.get(row.id) ?? [], this.#shortDomain);
+  }
+
+  async list(accountId: string, query: ListLinksQuery): Promise<LinkPage> {
+    const db = reader(this.#orm);
+    const tagIds = query.tag_ids ?? [];
+    let live = db.selectFrom('link').where('link.account_id', '=', accountId).where('link.deleted_at', 'is', null);
+    if (tagIds.length > 0) {
+      live = live.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('link_tag')
+            .select('link_tag.link_id')
+            .whereRef('link_tag.link_id', '=', 'link.id')
+            .where('link_tag.tag_id', 'in', tagIds),
+        ),
+      );
+    }
+    const [account, counted, rows] = await Promise.all([
+      db
+        .selectFrom('account')
+        .select(['plan', 'link_limit_override', 'tag_limit_override'])
+        .where('id', '=', accountId)
+        .executeTakeFirstOrThrow(),
+      live.select((eb) => eb.fn.countAll<string>().as('total')).executeTakeFirstOrThrow(),
+      live
+        .select(LINK_COLUMNS)
+        .orderBy('link.created_at', 'desc')
+        .orderBy('link.id', 'desc')
+        .limit(query.per_page)
+        .offset((query.page - 1) * query.per_page)
+        .execute(),
+    ]);
+    const tags = await tagsOfLinks(
+      db,
+      rows.map((row) => row.id),
+    );
+    return {
+      links: rows.map((row) => toLink(row, tags.get(row.id) ?? [], this.#shortDomain)),
+      page: query.page,
+      per_page: query.per_page,
+      total: Number(counted.total),
+      link_limit: effectiveLimits(account).link_limit,
+    };
+  }
+
+  /** PATCH: only the fields sent change (spec: PATCH /links/{id}). */
+  async update(accountId: string, ref: string, body: UpdateLinkBody): Promise<Link> {
+    const destination =
+      body.destination_url === undefined
+        ? undefined
+        : await this.#destinations.finalDestination('destination_url', body.destination_url, body.utm);
+    const expiry = await this.#expiryChange(body.expires_at, body.expiration_url);
+    return inTransaction(this.#orm, async (db) => {
+      // New tags may count toward the tag limit: then the account is locked, always before the link.
+      const account = body.tag_names?.length ? await lockAccount(db, accountId) : await readAccount(db, accountId);
+      const row = await findLiveLink(db, accountId, ref, true);
+      if (!row) throw linkNotFound();
+      return this.#applyChanges(db, account, row, {
+        title: body.title,
+        destination_url: destination,
+        tag_ids: body.tag_ids,
+        tag_names: body.tag_names,
+        comments: body.comments,
+        expiry,
+      });
+    });
+  }
+
+  async delete(accountId: string, ref: string): Promise<void> {
+    await inTransaction(this.#orm, async (db) => {
+      const row = await findLiveLink(db, accountId, ref, true);
+      if (!row) throw linkNotFound();
+      // Deleting detaches its tags; the row stays (deleted_at) so its click history survives.
+      await db.updateTable('link').set({ deleted_at: new Date() }).where('id', '=', row.id).execute();
+      await db.deleteFrom('link_tag').where('link_id', '=', row.id).execute();
+    });
+  }
+
+  async #prepare(body: CreateLinkBody): Promise<PreparedLink> {
+    const destination = await this.#destinations.finalDestination('destination_url', body.destination_url, body.utm);
+    const expiry = await this.#expiryChange(body.expires_at, body.expiration_url);
+    return { body, destination, expiry };
+  }
+
+  /** The expiry fields of a request, with the fallback URL checked; '' means "remove", like null. */
+  async #expiryChange(expiresAt: number | null | undefined, expirationUrl: string | null | undefined): Promise<ExpiryChange> {
+    const change: ExpiryChange = {};
+    if (expiresAt !== undefined) change.expires_at = expiresAt;
+    if (expirationUrl !== undefined) {
+      change.expiration_url = expirationUrl === null || expirationUrl === '' ? null : await this.#destinations.fallback(expirationUrl);
+    }
+    return change;
+  }
+
+  async #insert(db: Db, account: LockedAccount, prepared: PreparedLink, now: number): Promise<Link> {
+    const { body } = prepared;
+    const expiry = applyExpiry(NO_EXPIRY, prepared.expiry, now);
+
+    const { link_limit } = effectiveLimits(account);
+    if (link_limit !== null) {
+      const { count } = await db
+        .selectFrom('link')
+        .select((eb) => eb.fn.countAll<string>().as('count'))
+        .where('account_id', '=', account.id)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirstOrThrow();
+      if (Number(count) >= link_limit) {
+        throw new AppError('LINK_LIMIT_REACHED', `The account is at its plan's limit of ${link_limit} links`);
+      }
+    }
+    if (body.external_id !== undefined) await this.#assertExternalIdFree(db, account.id, body.external_id, undefined);
+    const tags = await resolveTags(db, account, body.tag_ids, body.tag_names);
+
+    const comments = body.comments ? body.comments : null;
+    const values = {
+      id: newId('lnk'),
+      account_id: account.id,
+      destination_url: prepared.destination,
+      title: body.title,
+      external_id: body.external_id ?? null,
+      comments,
+      expires_at: expiry.expires_at,
+      expiration_url: expiry.expiration_url,
+    };
+    const inserted = await this.#insertWithSlug(db, values, body.slug);
+    await setLinkTags(db, inserted.id, tags);
+    return toLink(inserted, tags, this.#shortDomain);
+  }
+
+  /**
+   * Inserts the link under the requested slug, or under a fresh random one. `on conflict do
+   * nothing` against the live-slug index keeps the transaction usable when the slug is taken,
+   * even by a concurrent request of another account.
+   */
+  async #insertWithSlug(
+    db: Db,
+    values: Omit<LinkRow, 'slug' | 'click_count' | 'created_at'> & { account_id: string },
+    requested: string | undefined,
+  ): Promise<LinkRow> {
+    for (let attempt = 0; attempt < 8; attempt++) {
+      const slug = requested ?? randomSlug();
+      if (requested === undefined && isReservedSlug(slug)) continue;
+      const row = await db
+        .insertInto('link')
+        .values({ ...values, slug })
+        .onConflict((conflict) => conflict.column('slug').where('deleted_at', 'is', null).doNothing())
+        .returning(LINK_COLUMNS.map((column) => column.replace('link.', '') as 'id'))
+        .executeTakeFirst();
+      if (row) return row as unknown as LinkRow;
+      if (requested !== undefined) throw new AppError('SLUG_TAKEN', `The slug "${requested}" is already in use`, 'slug');
+    }
+    throw new AppError('INTERNAL_ERROR', 'Could not find a free random slug');
+  }
+
+  async #assertExternalIdFree(db: Db, accountId: string, externalId: string, exceptLinkId: string | undefined) {
+    let query = db
+      .selectFrom('link')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .where('external_id', '=', externalId)
+      .where('deleted_at', 'is', null);
+    if (exceptLinkId) query = query.where('id', '!=', exceptLinkId);
+    if (await query.executeTakeFirst()) {
+      throw new AppError('EXTERNAL_ID_TAKEN', 'Another live link of the account has that external_id', 'external_id');
+    }
+  }
+
+  /** Applies the update rules shared by PATCH and a matching upsert; omitted means unchanged. */
+  async #applyChanges(
+    db: Db,
+    account: LockedAccount,
+    row: LinkRow,
+    change: {
+      title?: string | undefined;
+      destination_url?: string | undefined;
+      external_id?: string | undefined;
+      tag_ids?: string[] | undefined;
+      tag_names?: string[] | undefined;
+      comments?: string | null | undefined;
+      expiry: ExpiryChange;
+    },
+  ): Promise<Link> {
+    const expiry = applyExpiry({ expires_at: row.expires_at, expiration_url: row.expiration_url }, change.expiry, Date.now());
+    if (change.external_id !== undefined && change.external_id !== row.external_id) {
+      await this.#assertExternalIdFree(db, account.id, change.external_id, row.id);
+    }
+    const replaceTags = change.tag_ids !== undefined || change.tag_names !== undefined;
+    let tags: TagSummary[];
+    if (replaceTags) {
+      tags = await resolveTags(db, account, change.tag_ids, change.tag_names);
+      await setLinkTags(db, row.id, tags);
+    } else {
+      tags = (await tagsOfLinks(db, [row.id])).get(row.id) ?? [];
+    }
+    const updated = await db
+      .updateTable('link')
+      .set({
+        title: change.title ?? row.title,
+        destination_url: change.destination_url ?? row.destination_url,
+        external_id: change.external_id ?? row.external_id,
+        comments: change.comments === undefined ? row.comments : change.comments || null,
+        expires_at: expiry.expires_at,
+        expiration_url: expiry.expiration_url,
+        updated_at: new Date(),
+      })
+      .where('id', '=', row.id)
+      .returning(LINK_COLUMNS.map((column) => column.replace('link.', '') as 'id'))
+      .executeTakeFirstOrThrow();
+    return toLink(updated as unknown as LinkRow, tags, this.#shortDomain);
+  }
+}

@@ -1,0 +1,24 @@
+/** Every limit of the API specification, in one place (spec: "Limits"). */
+export const LIMITS = {
+  titleChars: 200,
+  urlChars: 2048,
+  slugChars: 64,
+  randomSlugChars: 6,
+  utmValueChars: 200,
+  commentsChars: 2048,
+  externalIdChars: 255,
+  expiryYearsAhead: 10,
+  tagsPerLink: 10,
+  tagNameChars: 50,
+  tagIdsFilter: 20,
+  perPageMax: 100,
+  perPageDefault: 20,
+  /** Not in the spec: deep OFFSET pages are slow and useless; documented in docs/api-decisions.md. */
+  pageMax: 1_000_000,
+} as const;
+
+export const TAG_COLORS = ['indigo', 'violet', 'cyan', 'fuchsia', 'lime', 'slate'] as const;
+export type TagColor = (typeof TAG_COLORS)[number];
+
+export const PLANS = ['starter', 'team', 'trial', 'unlimited'] as const;
+export type Plan = (typeof PLANS)[number];

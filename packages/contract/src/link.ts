@@ -1,0 +1,133 @@
+import { z } from 'zod';
+import {
+  commentsField,
+  destinationUrlField,
+  expirationUrlField,
+  expiresAtField,
+  externalIdField,
+  slugField,
+  tagColorField,
+  tagIdsField,
+  tagNamesField,
+  titleField,
+  utmField,
+} from './fields.ts';
+import { LIMITS } from './limits.ts';
+
+export const TagSummarySchema = z
+  .object({ id: z.string(), name: z.string(), color: tagColorField })
+  .meta({ id: 'TagSummary', example: { id: 'tag_4hG7Qx2LpZ', name: 'Campaigns', color: 'indigo' } });
+
+export const LinkSchema = z
+  .object({
+    id: z.string().meta({ description: 'Starts with `lnk_`.' }),
+    short_url: z.string(),
+    destination_url: z.string(),
+    title: z.string(),
+    slug: z.string(),
+    external_id: z.string().optional(),
+    comments: z.string().optional(),
+    expires_at: z.number().optional(),
+    expiration_url: z.string().optional(),
+    tags: z.array(TagSummarySchema).meta({ description: 'Sorted by name.' }),
+    click_count: z.number(),
+    created_at: z.number(),
+  })
+  .meta({
+    id: 'Link',
+    example: {
+      id: 'lnk_V1StGXR8Z5jdHi',
+      short_url: 'http://localhost:3000/spring',
+      destination_url: 'https://example.com/launch?utm_source=newsletter',
+      title: 'Spring launch',
+      slug: 'spring',
+      tags: [{ id: 'tag_4hG7Qx2LpZ', name: 'Campaigns', color: 'indigo' }],
+      click_count: 0,
+      created_at: 1795000000000,
+    },
+  });
+
+export const UpsertedLinkSchema = LinkSchema.extend({ created: z.boolean() }).meta({ id: 'UpsertedLink' });
+
+/** Body of POST /links and POST /links/upsert. */
+export const CreateLinkBodySchema = z.strictObject({
+  title: titleField,
+  destination_url: destinationUrlField,
+  slug: slugField.optional(),
+  utm: utmField.optional(),
+  tag_ids: tagIdsField.optional(),
+  tag_names: tagNamesField.optional(),
+  comments: commentsField.optional(),
+  expires_at: expiresAtField.optional(),
+  expiration_url: expirationUrlField.nullable().optional(),
+  external_id: externalIdField.optional(),
+});
+
+/** Body of PATCH /links/{id}: only the fields sent change. */
+export const UpdateLinkBodySchema = z.strictObject({
+  title: titleField.optional(),
+  destination_url: destinationUrlField.optional(),
+  utm: utmField.optional(),
+  tag_ids: tagIdsField.optional(),
+  tag_names: tagNamesField.optional(),
+  comments: commentsField.optional(),
+  expires_at: expiresAtField.optional(),
+  // An empty string removes the fallback, like null (spec: PATCH expiration_url).
+  expiration_url: z
+    .union([z.literal(''), expirationUrlField])
+    .nullable()
+    .optional(),
+});
+
+/** `{id}` in a link path: a `lnk_` id, or `ext_` followed by the external id. */
+export const LinkRefSchema = z
+  .string()
+  .min(1)
+  .max(1024)
+  .meta({ description: 'A `lnk_` id, or `ext_` followed by the URL-encoded external_id.', example: 'lnk_V1StGXR8Z5jdHi' });
+
+export const ListLinksQuerySchema = z.strictObject({
+  page: z.coerce
+    .number({ error: 'page must be a whole number from 1' })
+    .int('page must be a whole number from 1')
+    .min(1, 'page must be a whole number from 1')
+    .max(LIMITS.pageMax, `page must be at most ${LIMITS.pageMax}`)
+    .default(1),
+  per_page: z.coerce
+    .number({ error: `per_page must be a whole number from 1 to ${LIMITS.perPageMax}` })
+    .int(`per_page must be a whole number from 1 to ${LIMITS.perPageMax}`)
+    .min(1, `per_page must be a whole number from 1 to ${LIMITS.perPageMax}`)
+    .max(LIMITS.perPageMax, `per_page must be a whole number from 1 to ${LIMITS.perPageMax}`)
+    .default(LIMITS.perPageDefault),
+  tag_ids: z
+    .preprocess(
+      (value) =>
+        typeof value === 'string'
+          ? value
+              .split(',')
+              .map((id) => id.trim())
+              .filter((id) => id !== '')
+          : value,
+      z.array(z.string().max(100)).max(LIMITS.tagIdsFilter, `tag_ids may name at most ${LIMITS.tagIdsFilter} tags`),
+    )
+    .optional()
+    .meta({ description: 'Comma-separated tag ids (at most 20); links carrying any of them.' }),
+});
+
+export const LinkPageSchema = z
+  .object({
+    links: z.array(LinkSchema),
+    page: z.number(),
+    per_page: z.number(),
+    total: z.number(),
+    link_limit: z.number().nullable(),
+  })
+  .meta({ id: 'LinkPage' });
+
+export type Link = z.infer<typeof LinkSchema>;
+export type UpsertedLink = z.infer<typeof UpsertedLinkSchema>;
+export type TagSummary = z.infer<typeof TagSummarySchema>;
+export type CreateLinkBody = z.infer<typeof CreateLinkBodySchema>;
+export type UpdateLinkBody = z.infer<typeof UpdateLinkBodySchema>;
+export type ListLinksQuery = z.infer<typeof ListLinksQuerySchema>;
+export type LinkPage = z.infer<typeof LinkPageSchema>;

@@ -1,0 +1,12 @@
+/** Length in characters (Unicode code points), as a person counts them, not UTF-16 units. */
+export function charCount(text: string): number {
+  let count = 0;
+  for (const _ of text) count++;
+  return count;
+}
+
+/** Any C0/C1 control character, line breaks and tabs included. */
+export const CONTROL_CHARACTER = /\p{Cc}/u;
+
+/** Control characters other than line breaks and tabs (spec: comments keep those). */
+export const CONTROL_CHARACTER_EXCEPT_BREAKS = /[^\P{Cc}\n\r\t]/u;

@@ -1,0 +1,19 @@
+import { defineEntity, p } from '@mikro-orm/core';
+
+/** An account owns links and tags; its plan sets the link and tag limits (see docs/accounts.md). */
+export const Account = defineEntity({
+  name: 'Account',
+  tableName: 'account',
+  properties: {
+    id: p.text().primary(),
+    name: p.text(),
+    plan: p.text().check("plan in ('starter', 'team', 'trial', 'unlimited')"),
+    /** Overrides the plan's link limit when set. */
+    link_limit_override: p.integer().nullable().check('link_limit_override >= 0'),
+    /** Overrides the plan's tag limit when set. */
+    tag_limit_override: p.integer().nullable().check('tag_limit_override >= 0'),
+    /** How many colours have been assigned in rotation so far (POST /tags without a colour). */
+    color_cursor: p.integer().default(0),
+    created_at: p.datetime().defaultRaw('now()'),
+  },
+});

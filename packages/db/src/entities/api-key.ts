@@ -1,0 +1,17 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { Account } from './account.ts';
+
+/** A bearer credential. Only the SHA-256 of the secret is stored; the secret is shown once. */
+export const ApiKey = defineEntity({
+  name: 'ApiKey',
+  tableName: 'api_key',
+  properties: {
+    id: p.text().primary(),
+    account: () => p.manyToOne(Account).fieldName('account_id').columnType('text').deleteRule('cascade').index('api_key_account_id_idx'),
+    /** The first characters of the secret, so an operator can tell keys apart. */
+    prefix: p.text(),
+    secret_hash: p.text().unique('api_key_secret_hash_key'),
+    created_at: p.datetime().defaultRaw('now()'),
+    revoked_at: p.datetime().nullable(),
+  },
+});

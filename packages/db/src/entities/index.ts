@@ -1,0 +1,13 @@
+import type { InferKyselyDB } from '@mikro-orm/postgresql';
+import { Account } from './account.ts';
+import { ApiKey } from './api-key.ts';
+import { Link } from './link.ts';
+import { LinkTag } from './link-tag.ts';
+import { Tag } from './tag.ts';
+
+export { Account, ApiKey, Link, LinkTag, Tag };
+
+export const entities = [Account, ApiKey, Link, LinkTag, Tag];
+
+/** The tables as Kysely sees them, inferred from the entities (property names are column names). */
+export type Database = InferKyselyDB<typeof Account | typeof ApiKey | typeof Link | typeof LinkTag | typeof Tag>;

@@ -1,0 +1,5 @@
+import type { MigrationObject } from '@mikro-orm/core';
+import { Migration20261122000000_initial } from './Migration20261122000000_initial.ts';
+
+/** Every migration in order. Listed explicitly so no file-system discovery is needed at run time. */
+export const migrationsList: MigrationObject[] = [{ name: 'Migration20261122000000_initial', class: Migration20261122000000_initial }];

@@ -1,0 +1,41 @@
+import { Migrator } from '@mikro-orm/migrations';
+import { MikroORM } from '@mikro-orm/postgresql';
+import { entities } from './entities/index.ts';
+import { migrationsList } from './migrations/index.ts';
+
+export type Orm = MikroORM;
+
+export interface OrmOptions {
+  databaseUrl: string;
+  /** Connections in the pool; PostgreSQL work per request is short, a small pool suffices. */
+  poolSize?: number;
+  debug?: boolean;
+}
+
+/** Connects to PostgreSQL (nothing is created or changed: see {@link migrate}). */
+export async function createOrm({ databaseUrl, poolSize = 10, debug = false }: OrmOptions): Promise<Orm> {
+  return MikroORM.init({
+    clientUrl: databaseUrl,
+    entities,
+    extensions: [Migrator],
+    migrations: {
+      migrationsList,
+      tableName: 'mikro_orm_migrations',
+      transactional: true,
+      allOrNothing: true,
+      snapshot: false,
+      silent: true,
+    },
+    pool: { min: 0, max: poolSize },
+    debug,
+    // Request handlers always work in an explicit fork or transaction.
+    allowGlobalContext: false,
+    ensureDatabase: false,
+  });
+}
+
+/** Applies every pending migration; concurrent starts are serialised by the migrator's lock. */
+export async function migrate(orm: Orm): Promise<string[]> {
+  const applied = await orm.migrator.up();
+  return applied.map((migration) => migration.name);
+}
