@@ -4,7 +4,7 @@ import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 
 type Operation = {
   operationId?: string;
-  parameters?: { name: string; in: string; style?: string; explode?: boolean }[];
+  parameters?: { name: string; in: string; schema?: unknown; description?: string }[];
   responses: Record<string, unknown>;
   [key: string]: unknown;
 };
@@ -99,9 +99,10 @@ export function buildOpenApiDocument(router: AppRouter, baseUrl: string): OpenAP
     operation.responses = responses;
 
     for (const parameter of operation.parameters ?? []) {
+      // On REST the filter is one comma-separated string (the tRPC input also takes an array).
       if (parameter.in === 'query' && parameter.name === 'tag_ids') {
-        parameter.style = 'form';
-        parameter.explode = false;
+        parameter.schema = { type: 'string', example: 'tag_4hG7Qx2LpZ,tag_9sKd02LmQa' };
+        parameter.description = 'Comma-separated tag ids, at most 20; returns links carrying any of them.';
       }
     }
   }

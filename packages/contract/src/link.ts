@@ -100,16 +100,9 @@ export const ListLinksQuerySchema = z.strictObject({
     .max(LIMITS.perPageMax, `per_page must be a whole number from 1 to ${LIMITS.perPageMax}`)
     .default(LIMITS.perPageDefault),
   tag_ids: z
-    .preprocess(
-      (value) =>
-        typeof value === 'string'
-          ? value
-              .split(',')
-              .map((id) => id.trim())
-              .filter((id) => id !== '')
-          : value,
-      z.array(z.string().max(100)).max(LIMITS.tagIdsFilter, `tag_ids may name at most ${LIMITS.tagIdsFilter} tags`),
-    )
+    .union([z.string(), z.array(z.string())])
+    .transform((value) => (typeof value === 'string' ? value.split(',') : value).map((id) => id.trim()).filter((id) => id !== ''))
+    .pipe(z.array(z.string().max(100)).max(LIMITS.tagIdsFilter, `tag_ids may name at most ${LIMITS.tagIdsFilter} tags`))
     .optional()
     .meta({ description: 'Comma-separated tag ids (at most 20); links carrying any of them.' }),
 });

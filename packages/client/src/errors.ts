@@ -1,0 +1,43 @@
+import type { ErrorCode } from '@shortlinks/contract';
+import { TRPCClientError } from '@trpc/client';
+
+/** The server could not be reached at all (wrong URL, server down, network or CORS failure). */
+export type ClientErrorCode = ErrorCode | 'NETWORK_ERROR';
+
+/** Every failure of a client call: the API's stable `code`, the offending `field`, and the HTTP `status` (0 when unreachable). */
+export class ShortlinksError extends Error {
+  readonly code: ClientErrorCode;
+  readonly field: string | undefined;
+  readonly status: number;
+
+  constructor(code: ClientErrorCode, message: string, status: number, field?: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ShortlinksError';
+    this.code = code;
+    this.status = status;
+    this.field = field;
+  }
+}
+
+interface ServerErrorData {
+  appCode?: ErrorCode;
+  field?: string | null;
+  httpStatus?: number;
+}
+
+/** The ShortlinksError behind anything a tRPC call threw. */
+export function toShortlinksError(error: unknown): ShortlinksError {
+  if (error instanceof ShortlinksError) return error;
+  if (error instanceof TRPCClientError) {
+    const data = error.data as ServerErrorData | undefined;
+    if (data?.appCode) {
+      return new ShortlinksError(data.appCode, error.message, data.httpStatus ?? 0, data.field ?? undefined, { cause: error });
+    }
+    const status = (error.meta?.response as { status?: number } | undefined)?.status;
+    if (status === undefined) {
+      return new ShortlinksError('NETWORK_ERROR', `The server could not be reached: ${error.message}`, 0, undefined, { cause: error });
+    }
+    return new ShortlinksError(status === 401 ? 'UNAUTHORIZED' : 'INTERNAL_ERROR', error.message, status, undefined, { cause: error });
+  }
+  return new ShortlinksError('NETWORK_ERROR', error instanceof Error ? error.message : String(error), 0, undefined, { cause: error });
+}
