@@ -1,5 +1,5 @@
 import type { AppRouter } from '@shortlinks/api';
-import { ErrorBodySchema } from '@shortlinks/contract';
+import { ERROR_STATUS, type ErrorBody, ErrorBodySchema, type ErrorCode } from '@shortlinks/contract';
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 
 type Operation = {
@@ -9,38 +9,50 @@ type Operation = {
   [key: string]: unknown;
 };
 
-/** The error statuses each operation can answer, beyond 401 (all) and 400/415 (those with a body). */
-const ERRORS_BY_PROCEDURE: Record<string, Record<number, string>> = {
-  'links.create': {
-    403: 'LINK_LIMIT_REACHED or PLAN_LIMIT_REACHED',
-    404: 'TAG_NOT_FOUND',
-    409: 'SLUG_TAKEN or EXTERNAL_ID_TAKEN',
-    422: 'VALIDATION_ERROR or SLUG_INVALID',
-  },
-  'links.upsert': {
-    403: 'LINK_LIMIT_REACHED or PLAN_LIMIT_REACHED',
-    404: 'TAG_NOT_FOUND',
-    409: 'SLUG_TAKEN or EXTERNAL_ID_TAKEN',
-    422: 'VALIDATION_ERROR or SLUG_INVALID',
-  },
-  'links.list': { 422: 'VALIDATION_ERROR' },
-  'links.get': { 404: 'LINK_NOT_FOUND' },
-  'links.update': { 403: 'PLAN_LIMIT_REACHED', 404: 'LINK_NOT_FOUND or TAG_NOT_FOUND', 409: 'EXTERNAL_ID_TAKEN', 422: 'VALIDATION_ERROR' },
-  'links.delete': { 404: 'LINK_NOT_FOUND' },
-  'tags.create': { 403: 'PLAN_LIMIT_REACHED', 409: 'TAG_NAME_TAKEN', 422: 'VALIDATION_ERROR' },
-  'tags.list': {},
-  'tags.update': { 404: 'TAG_NOT_FOUND', 409: 'TAG_NAME_TAKEN', 422: 'VALIDATION_ERROR' },
-  'tags.delete': { 404: 'TAG_NOT_FOUND' },
+/** The error codes each operation can answer, beyond 401 (all) and 400/415 (those with a body). */
+const ERRORS_BY_PROCEDURE: Record<string, ErrorCode[]> = {
+  'links.create': [
+    'LINK_LIMIT_REACHED',
+    'PLAN_LIMIT_REACHED',
+    'TAG_NOT_FOUND',
+    'SLUG_TAKEN',
+    'EXTERNAL_ID_TAKEN',
+    'VALIDATION_ERROR',
+    'SLUG_INVALID',
+  ],
+  'links.upsert': [
+    'LINK_LIMIT_REACHED',
+    'PLAN_LIMIT_REACHED',
+    'TAG_NOT_FOUND',
+    'SLUG_TAKEN',
+    'EXTERNAL_ID_TAKEN',
+    'VALIDATION_ERROR',
+    'SLUG_INVALID',
+  ],
+  'links.list': ['VALIDATION_ERROR'],
+  'links.get': ['LINK_NOT_FOUND'],
+  'links.update': ['PLAN_LIMIT_REACHED', 'LINK_NOT_FOUND', 'TAG_NOT_FOUND', 'VALIDATION_ERROR'],
+  'links.delete': ['LINK_NOT_FOUND'],
+  'tags.create': ['PLAN_LIMIT_REACHED', 'TAG_NAME_TAKEN', 'VALIDATION_ERROR'],
+  'tags.list': [],
+  'tags.update': ['TAG_NOT_FOUND', 'TAG_NAME_TAKEN', 'VALIDATION_ERROR'],
+  'tags.delete': ['TAG_NOT_FOUND'],
 };
 
-const ERROR_EXAMPLES: Record<number, { code: string; message: string; field?: string }> = {
-  400: { code: 'INVALID_JSON', message: 'The body is not valid JSON' },
-  401: { code: 'UNAUTHORIZED', message: 'Send a valid API key as "Authorization: Bearer <key>"' },
-  403: { code: 'LINK_LIMIT_REACHED', message: "The account is at its plan's limit of 1000 links" },
-  404: { code: 'LINK_NOT_FOUND', message: 'No live link of the account matches that id' },
-  409: { code: 'SLUG_TAKEN', message: 'The slug "launch" is already in use', field: 'slug' },
-  415: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Send the body as JSON with Content-Type: application/json' },
-  422: { code: 'VALIDATION_ERROR', message: 'title must not be empty', field: 'title' },
+/** An example body for each code, as the API answers it. */
+const ERROR_EXAMPLES: Partial<Record<ErrorCode, ErrorBody>> = {
+  INVALID_JSON: { code: 'INVALID_JSON', message: 'The body is not valid JSON' },
+  UNAUTHORIZED: { code: 'UNAUTHORIZED', message: 'Send a valid API key as "Authorization: Bearer <key>"' },
+  LINK_LIMIT_REACHED: { code: 'LINK_LIMIT_REACHED', message: "The account is at its plan's limit of 1000 links" },
+  PLAN_LIMIT_REACHED: { code: 'PLAN_LIMIT_REACHED', message: "The account is at its plan's limit of 25 tags" },
+  TAG_NOT_FOUND: { code: 'TAG_NOT_FOUND', message: "Tag tag_4hG7Qx2LpZ is not one of the account's tags" },
+  LINK_NOT_FOUND: { code: 'LINK_NOT_FOUND', message: 'No live link of the account matches that id' },
+  SLUG_TAKEN: { code: 'SLUG_TAKEN', message: 'The slug "launch" is already in use', field: 'slug' },
+  EXTERNAL_ID_TAKEN: { code: 'EXTERNAL_ID_TAKEN', message: 'Another live link of the account has that external_id', field: 'external_id' },
+  TAG_NAME_TAKEN: { code: 'TAG_NAME_TAKEN', message: 'Another tag of the account is named "News" (ignoring case)', field: 'name' },
+  UNSUPPORTED_MEDIA_TYPE: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Send the body as JSON with Content-Type: application/json' },
+  SLUG_INVALID: { code: 'SLUG_INVALID', message: '"docs" is a reserved word and cannot be used as a slug', field: 'slug' },
+  VALIDATION_ERROR: { code: 'VALIDATION_ERROR', message: 'title must not be empty', field: 'title' },
 };
 
 /**
@@ -63,9 +75,15 @@ export function buildOpenApiDocument(router: AppRouter, baseUrl: string): OpenAP
   });
 
   const errorSchema = { $ref: '#/components/schemas/Error' };
-  const errorResponse = (status: number, description: string) => ({
-    description,
-    content: { 'application/json': { schema: errorSchema, example: ERROR_EXAMPLES[status] } },
+  /** One response per status, listing its codes, with an example of each. */
+  const errorResponse = (codes: ErrorCode[]) => ({
+    description: codes.join(' or '),
+    content: {
+      'application/json': {
+        schema: errorSchema,
+        examples: Object.fromEntries(codes.map((code) => [code, { value: ERROR_EXAMPLES[code] }])),
+      },
+    },
   });
 
   const procedures = router._def.procedures as unknown as Record<
@@ -90,12 +108,14 @@ export function buildOpenApiDocument(router: AppRouter, baseUrl: string): OpenAP
       responses[String(meta.successStatus ?? 200)] = success;
     }
     const hasBody = meta.openapi.method === 'POST' || meta.openapi.method === 'PATCH';
-    if (hasBody) responses['400'] = errorResponse(400, 'INVALID_JSON');
-    responses['401'] = errorResponse(401, 'UNAUTHORIZED: missing or invalid API key');
-    for (const [status, codes] of Object.entries(ERRORS_BY_PROCEDURE[name] ?? {})) {
-      responses[status] = errorResponse(Number(status), codes);
-    }
-    if (hasBody) responses['415'] = errorResponse(415, 'UNSUPPORTED_MEDIA_TYPE');
+    const codes: ErrorCode[] = [
+      ...(hasBody ? (['INVALID_JSON', 'UNSUPPORTED_MEDIA_TYPE'] as const) : []),
+      'UNAUTHORIZED',
+      ...(ERRORS_BY_PROCEDURE[name] ?? []),
+    ];
+    const byStatus = new Map<number, ErrorCode[]>();
+    for (const code of codes) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
+    for (const status of [...byStatus.keys()].sort()) responses[String(status)] = errorResponse(byStatus.get(status) ?? []);
     operation.responses = responses;
 
     for (const parameter of operation.parameters ?? []) {

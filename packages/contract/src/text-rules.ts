@@ -5,8 +5,8 @@ export function charCount(text: string): number {
   return count;
 }
 
-/** Any C0/C1 control character, line breaks and tabs included. */
-export const CONTROL_CHARACTER = /\p{Cc}/u;
+/** Any C0/C1 control character or line break, Unicode's line and paragraph separators included. */
+export const CONTROL_CHARACTER = /[\p{Cc}\u2028\u2029]/u;
 
 /** Control characters other than line breaks and tabs (spec: comments keep those). */
 export const CONTROL_CHARACTER_EXCEPT_BREAKS = /[^\P{Cc}\n\r\t]/u;

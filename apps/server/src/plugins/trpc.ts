@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 
 export const TRPC_PREFIX = '/trpc';
 
-/** Typed tRPC at /trpc, answering with the same HTTP statuses as REST. */
+/** Typed tRPC at /trpc, answering with the same HTTP statuses as REST (but 200 for 204). */
 export async function trpcPlugin(app: FastifyInstance, { services }: { services: Services }) {
   await app.register(fastifyTRPCPlugin, {
     prefix: TRPC_PREFIX,
@@ -20,7 +20,9 @@ export async function trpcPlugin(app: FastifyInstance, { services }: { services:
         if (paths?.length !== 1) return {};
         if (errors.length > 0) return { status: toAppError(errors[0]).status };
         const result = data[0] as { result?: { data?: unknown } } | undefined;
-        return { status: successStatus(paths[0] ?? '', result?.result?.data) };
+        const status = successStatus(paths[0] ?? '', result?.result?.data);
+        // A tRPC response always carries its JSON envelope, which a 204 cannot: deletions answer 200.
+        return { status: status === 204 ? 200 : status };
       },
       onError: ({ error }: { error: unknown }) => {
         if (toAppError(error).status >= 500) app.log.error({ err: error }, 'procedure failed');
