@@ -1,4 +1,7 @@
 import type { Link, TagColor, TagSummary } from '@shortlinks/contract';
+import type { Database } from '@shortlinks/db';
+import type { ExpressionBuilder } from 'kysely';
+import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { Db } from './database.ts';
 import { byName } from './tag-resolution.ts';
 
@@ -48,17 +51,42 @@ export function toLink(row: LinkRow, tags: TagSummary[], shortDomain: string): L
   return link;
 }
 
+/** The link's tags as one JSON column, so a link and its tags come back in one round trip. */
+export function tagsColumn(eb: ExpressionBuilder<Database, 'link'>) {
+  return jsonArrayFrom(
+    eb
+      .selectFrom('link_tag')
+      .innerJoin('tag', 'tag.id', 'link_tag.tag_id')
+      .select(['tag.id', 'tag.name', 'tag.color'])
+      .whereRef('link_tag.link_id', '=', 'link.id'),
+  ).as('tags');
+}
+
+/** Tags from {@link tagsColumn}, in the spec's order (by name). */
+export function sortedTags(tags: readonly { id: string; name: string; color: string }[]): TagSummary[] {
+  return tags.map((tag) => ({ id: tag.id, name: tag.name, color: tag.color as TagColor })).sort(byName);
+}
+
+/** The live link of the account that `ref` names, with its tags. */
+export async function findLiveLinkWithTags(db: Db, accountId: string, ref: string) {
+  const query = liveLinkByRef(db, accountId, ref);
+  return query?.select(tagsColumn).executeTakeFirst();
+}
+
 /**
  * The live link of the account that `ref` names: a `lnk_` id or `ext_` + external id.
  * `forUpdate` locks it for the rest of the transaction.
  */
 export async function findLiveLink(db: Db, accountId: string, ref: string, forUpdate = false): Promise<LinkRow | undefined> {
-  let query = db.selectFrom('link').select(LINK_COLUMNS).where('link.account_id', '=', accountId).where('link.deleted_at', 'is', null);
-  if (ref.startsWith('lnk_')) query = query.where('link.id', '=', ref);
-  else if (ref.startsWith('ext_')) query = query.where('link.external_id', '=', ref.slice('ext_'.length));
-  else return undefined;
-  if (forUpdate) query = query.forUpdate();
-  return query.executeTakeFirst();
+  const query = liveLinkByRef(db, accountId, ref);
+  return forUpdate ? query?.forUpdate().executeTakeFirst() : query?.executeTakeFirst();
+}
+
+function liveLinkByRef(db: Db, accountId: string, ref: string) {
+  const live = db.selectFrom('link').select(LINK_COLUMNS).where('link.account_id', '=', accountId).where('link.deleted_at', 'is', null);
+  if (ref.startsWith('lnk_')) return live.where('link.id', '=', ref);
+  if (ref.startsWith('ext_')) return live.where('link.external_id', '=', ref.slice('ext_'.length));
+  return undefined;
 }
 
 /** The tags of each link, sorted by name. */

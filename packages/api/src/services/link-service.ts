@@ -7,7 +7,7 @@ import { effectiveLimits } from '../domain/plans.ts';
 import { AppError } from '../errors.ts';
 import { type Db, inTransaction, type LockedAccount, lockAccount, readAccount, reader } from './database.ts';
 import type { DestinationChecker } from './destinations.ts';
-import { findLiveLink, LINK_COLUMNS, type LinkRow, tagsOfLinks, toLink } from './link-reads.ts';
+import { findLiveLink, findLiveLinkWithTags, LINK_COLUMNS, type LinkRow, sortedTags, tagsColumn, tagsOfLinks, toLink } from './link-reads.ts';
 import { resolveTags, setLinkTags } from './tag-resolution.ts';
 
 /** A create/upsert body after the checks that need no database (and must not run inside a transaction). */
@@ -72,10 +72,9 @@ export class LinkService {
 
   async get(accountId: string, ref: string): Promise<Link> {
     const db = reader(this.#orm);
-    const row = await findLiveLink(db, accountId, ref);
+    const row = await findLiveLinkWithTags(db, accountId, ref);
     if (!row) throw linkNotFound();
-    const tags = await tagsOfLinks(db, [row.id]);
-    return toLink(row, tags.get(row.id) ?? [], this.#shortDomain);
+    return toLink(row, sortedTags(row.tags), this.#shortDomain);
   }
 
   async list(accountId: string, query: ListLinksQuery): Promise<LinkPage> {
@@ -102,18 +101,15 @@ export class LinkService {
       live.select((eb) => eb.fn.countAll<string>().as('total')).executeTakeFirstOrThrow(),
       live
         .select(LINK_COLUMNS)
+        .select(tagsColumn)
         .orderBy('link.created_at', 'desc')
         .orderBy('link.id', 'desc')
         .limit(query.per_page)
         .offset((query.page - 1) * query.per_page)
         .execute(),
     ]);
-    const tags = await tagsOfLinks(
-      db,
-      rows.map((row) => row.id),
-    );
     return {
-      links: rows.map((row) => toLink(row, tags.get(row.id) ?? [], this.#shortDomain)),
+      links: rows.map((row) => toLink(row, sortedTags(row.tags), this.#shortDomain)),
       page: query.page,
       per_page: query.per_page,
       total: Number(counted.total),
