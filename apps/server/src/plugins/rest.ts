@@ -31,6 +31,12 @@ export async function restPlugin(app: FastifyInstance, { services }: { services:
     request.accountId = caller.accountId;
   });
 
+  // A JSON body that is not an object (`null`, `[]`, `"x"`) is valid JSON but no request.
+  app.addHook('preHandler', async (request, reply) => {
+    if (request.body === undefined || (typeof request.body === 'object' && request.body !== null && !Array.isArray(request.body))) return;
+    return reply.code(422).send(new AppError('VALIDATION_ERROR', 'The body must be a JSON object', 'body').toBody());
+  });
+
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const failure = fromFastifyError(error);
     if (failure.status >= 500) request.log.error({ err: error }, 'request failed');

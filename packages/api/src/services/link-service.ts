@@ -7,7 +7,16 @@ import { effectiveLimits } from '../domain/plans.ts';
 import { AppError } from '../errors.ts';
 import { type Db, inTransaction, type LockedAccount, lockAccount, readAccount, reader } from './database.ts';
 import type { DestinationChecker } from './destinations.ts';
-import { findLiveLink, findLiveLinkWithTags, LINK_COLUMNS, type LinkRow, sortedTags, tagsColumn, tagsOfLinks, toLink } from './link-reads.ts';
+import {
+  findLiveLink,
+  findLiveLinkWithTags,
+  LINK_COLUMNS,
+  type LinkRow,
+  sortedTags,
+  tagsColumn,
+  tagsOfLinks,
+  toLink,
+} from './link-reads.ts';
 import { resolveTags, setLinkTags } from './tag-resolution.ts';
 
 /** A create/upsert body after the checks that need no database (and must not run inside a transaction). */
