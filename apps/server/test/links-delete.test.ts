@@ -197,3 +197,33 @@ describe('DELETE /links/{id}', () => {
     expect(still.body).toEqual(bobs);
   });
 });
+
+describe('DELETE with a JSON content type and no body', () => {
+  test('is accepted (many clients send the header on every request)', async () => {
+    const server = await startTestServer();
+    try {
+      const account = await createAccount(server);
+      const link = await account.call('POST', '/links', { title: 'x', destination_url: 'https://example.com/ct' });
+      const response = await account.call('DELETE', `/links/${link.body.id}`, undefined, { 'content-type': 'application/json' });
+      expect(response.status).toBe(204);
+      const tag = await account.call('POST', '/tags', { name: 'ct' });
+      expect((await account.call('DELETE', `/tags/${tag.body.id}`, undefined, { 'content-type': 'application/json' })).status).toBe(204);
+      const get = await account.call('GET', '/links', undefined, { 'content-type': 'application/json' });
+      expect(get.status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('an empty body on POST is still invalid JSON', async () => {
+    const server = await startTestServer();
+    try {
+      const account = await createAccount(server);
+      const response = await account.call('POST', '/links', undefined, { 'content-type': 'application/json' });
+      expect(response.status).toBe(400);
+      expect(response.body.code).toBe('INVALID_JSON');
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -606,3 +606,19 @@ describe('PATCH and the link limit', () => {
     expect(response.body).toMatchObject({ title: 'Still editable', destination_url: 'https://example.com/moved' });
   });
 });
+
+describe('PATCH /links/{id} with a body that is not a JSON object', () => {
+  test.each([['null'], ['[]'], ['"title"'], ['42']])('%s gives 422 VALIDATION_ERROR with field body, and changes nothing', async (raw) => {
+    const server = await startTestServer();
+    try {
+      const account = await createAccount(server);
+      const link = await account.call('POST', '/links', { title: 'Kept', destination_url: 'https://example.com/kept' });
+      const response = await account.call('PATCH', `/links/${link.body.id}`, raw);
+      expect(response.status).toBe(422);
+      expect(response.body).toMatchObject({ code: 'VALIDATION_ERROR', field: 'body' });
+      expect((await account.call('GET', `/links/${link.body.id}`)).body).toEqual(link.body);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -31,6 +31,15 @@ export async function restPlugin(app: FastifyInstance, { services }: { services:
     request.accountId = caller.accountId;
   });
 
+  // Many HTTP clients send `Content-Type: application/json` on every request, DELETE included, with
+  // no body. An empty body is fine where none is expected (GET, DELETE) and invalid JSON elsewhere.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '' && (request.method === 'DELETE' || request.method === 'GET')) return done(null, undefined);
+    return parseJson(request, body.toString(), done);
+  });
+
   // A JSON body that is not an object (`null`, `[]`, `"x"`) is valid JSON but no request.
   app.addHook('preHandler', async (request, reply) => {
     if (request.body === undefined || (typeof request.body === 'object' && request.body !== null && !Array.isArray(request.body))) return;
