@@ -3,7 +3,7 @@ import { type AccountView, createServices, LocalDenylist, type NewAccount, type 
 import { createOrm, type Orm } from '@shortlinks/db';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import { buildServer } from '../src/build-server.ts';
 
 /** A fresh database of its own (a copy of the migrated template), for one test file. */
@@ -126,3 +126,27 @@ export async function countRows(
 
 /** A time comfortably in the future, in Unix ms. */
 export const inDays = (days: number) => Date.now() + days * 86_400_000;
+
+let linkCounter = 0;
+
+/** Creates a link (by default with a destination no other call uses) and returns its body; a failure fails the test. */
+export async function createLink(account: TestAccount, body: Record<string, unknown> = {}) {
+  linkCounter += 1;
+  const response = await account.call('POST', '/links', {
+    title: 'Link',
+    destination_url: `https://example.com/made/${linkCounter}`,
+    ...body,
+  });
+  expect(response.status).toBe(201);
+  return response.body;
+}
+
+/** GET /links/{id}, which must succeed. */
+export async function getLink(account: TestAccount, id: string) {
+  const response = await account.call('GET', `/links/${id}`);
+  expect(response.status).toBe(200);
+  return response.body;
+}
+
+/** The names of a link's tags, in the order the API gives them. */
+export const tagNames = (link: { tags: { name: string }[] }) => link.tags.map((tag) => tag.name);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { countRows, createAccount, inDays, startTestServer, type TestAccount, type TestServer } from './harness.ts';
+import { countRows, createAccount, createLink, inDays, startTestServer, type TestAccount, type TestServer } from './harness.ts';
 
 let server: TestServer;
 let alice: TestAccount;
@@ -9,16 +9,6 @@ beforeAll(async () => {
   alice = await createAccount(server);
 });
 afterAll(() => server.close());
-
-let counter = 0;
-
-/** Creates a link with a unique destination and returns its body, failing the test when creation fails. */
-async function createLink(account: TestAccount, body: Record<string, unknown> = {}) {
-  counter += 1;
-  const response = await account.call('POST', '/links', { title: 'Link', destination_url: `https://example.com/d${counter}`, ...body });
-  expect(response.status).toBe(201);
-  return response.body;
-}
 
 /** The account's tag of that name as GET /tags shows it; a missing tag fails the test. */
 async function tagNamed(account: TestAccount, name: string): Promise<{ id: string; link_count: number }> {

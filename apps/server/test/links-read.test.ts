@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createAccount, inDays, startTestServer, type TestAccount, type TestServer } from './harness.ts';
+import { createAccount, createLink, inDays, startTestServer, type TestAccount, type TestServer } from './harness.ts';
 
 let server: TestServer;
 let alice: TestAccount;
@@ -11,13 +11,6 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const OPTIONAL_FIELDS = ['external_id', 'comments', 'expires_at', 'expiration_url'];
-
-/** Creates a link and returns its body, failing the test when creation fails. */
-async function createLink(account: TestAccount, body: Record<string, unknown> = {}) {
-  const response = await account.call('POST', '/links', { title: 'Link', destination_url: 'https://example.com/', ...body });
-  expect(response.status).toBe(201);
-  return response.body;
-}
 
 async function createTag(account: TestAccount, name: string) {
   const response = await account.call('POST', '/tags', { name });

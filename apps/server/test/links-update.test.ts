@@ -1,5 +1,15 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { countRows, createAccount, inDays, startTestServer, type TestAccount, type TestServer } from './harness.ts';
+import {
+  countRows,
+  createAccount,
+  createLink,
+  getLink,
+  inDays,
+  startTestServer,
+  type TestAccount,
+  type TestServer,
+  tagNames,
+} from './harness.ts';
 
 let server: TestServer;
 let alice: TestAccount;
@@ -11,14 +21,6 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 let counter = 0;
-
-/** Creates a link with a unique destination and returns its body, failing the test when creation fails. */
-async function createLink(account: TestAccount, body: Record<string, unknown> = {}) {
-  counter += 1;
-  const response = await account.call('POST', '/links', { title: 'Link', destination_url: `https://example.com/u${counter}`, ...body });
-  expect(response.status).toBe(201);
-  return response.body;
-}
 
 /** A link with every optional field set, including two tags. */
 async function createFullLink(account: TestAccount) {
@@ -33,14 +35,6 @@ async function createFullLink(account: TestAccount) {
     tag_names: ['one', 'two'],
   });
 }
-
-async function getLink(account: TestAccount, id: string) {
-  const response = await account.call('GET', `/links/${id}`);
-  expect(response.status).toBe(200);
-  return response.body;
-}
-
-const tagNames = (link: { tags: { name: string }[] }) => link.tags.map((tag) => tag.name);
 
 async function tagLinkCount(account: TestAccount, name: string): Promise<number | undefined> {
   const response = await account.call('GET', '/tags');

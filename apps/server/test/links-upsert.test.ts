@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { countRows, createAccount, inDays, startTestServer, type TestAccount, type TestServer } from './harness.ts';
+import { countRows, createAccount, getLink, inDays, startTestServer, type TestAccount, type TestServer, tagNames } from './harness.ts';
 
 let server: TestServer;
 let alice: TestAccount;
@@ -17,12 +17,6 @@ const uniqueDestination = () => {
   return `https://example.com/upsert/${counter}`;
 };
 
-async function getLink(account: TestAccount, id: string) {
-  const response = await account.call('GET', `/links/${id}`);
-  expect(response.status).toBe(200);
-  return response.body;
-}
-
 /** Upserts a link that must be new, and returns it as GET shows it. */
 async function upsertNew(account: TestAccount, body: Record<string, unknown>) {
   const response = await account.call('POST', '/links/upsert', { title: 'Upserted', ...body });
@@ -36,7 +30,6 @@ async function setClickCount(id: string, clicks: number) {
 }
 
 const linksOf = (account: TestAccount) => countRows(server, 'link', `account_id = '${account.account.id}' and deleted_at is null`);
-const tagNames = (link: { tags: { name: string }[] }) => link.tags.map((tag) => tag.name);
 
 describe('POST /links/upsert: creating', () => {
   test('201 with the link object plus created: true for a destination not yet linked', async () => {
