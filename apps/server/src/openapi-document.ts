@@ -9,26 +9,20 @@ type Operation = {
   [key: string]: unknown;
 };
 
+const CREATE_ERRORS: ErrorCode[] = [
+  'LINK_LIMIT_REACHED',
+  'PLAN_LIMIT_REACHED',
+  'TAG_NOT_FOUND',
+  'SLUG_TAKEN',
+  'EXTERNAL_ID_TAKEN',
+  'VALIDATION_ERROR',
+  'SLUG_INVALID',
+];
+
 /** The error codes each operation can answer, beyond 401 (all) and 400/415 (those with a body). */
 const ERRORS_BY_PROCEDURE: Record<string, ErrorCode[]> = {
-  'links.create': [
-    'LINK_LIMIT_REACHED',
-    'PLAN_LIMIT_REACHED',
-    'TAG_NOT_FOUND',
-    'SLUG_TAKEN',
-    'EXTERNAL_ID_TAKEN',
-    'VALIDATION_ERROR',
-    'SLUG_INVALID',
-  ],
-  'links.upsert': [
-    'LINK_LIMIT_REACHED',
-    'PLAN_LIMIT_REACHED',
-    'TAG_NOT_FOUND',
-    'SLUG_TAKEN',
-    'EXTERNAL_ID_TAKEN',
-    'VALIDATION_ERROR',
-    'SLUG_INVALID',
-  ],
+  'links.create': CREATE_ERRORS,
+  'links.upsert': CREATE_ERRORS,
   'links.list': ['VALIDATION_ERROR'],
   'links.get': ['LINK_NOT_FOUND'],
   'links.update': ['PLAN_LIMIT_REACHED', 'LINK_NOT_FOUND', 'TAG_NOT_FOUND', 'VALIDATION_ERROR'],
