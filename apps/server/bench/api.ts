@@ -34,7 +34,7 @@ const link = await services.links.create(account.id, {
   comments: 'A link with tags and comments, like most real ones.',
 });
 
-const app = await buildServer({ orm, services, baseUrl: 'http://127.0.0.1', logLevel: 'warn' });
+const app = await buildServer({ orm, services, databaseUrl: cluster.url, baseUrl: 'http://127.0.0.1', logLevel: 'warn' });
 await app.listen({ port: 0, host: '127.0.0.1' });
 const plain = Fastify({ logger: false });
 plain.get('/plain', async () => link);

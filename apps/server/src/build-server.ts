@@ -1,8 +1,9 @@
 import type { Services } from '@shortlinks/api';
-import type { Orm } from '@shortlinks/db';
+import { LinkChangeListener, type Orm } from '@shortlinks/db';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { healthPlugin } from './plugins/health.ts';
 import { openApiPlugin } from './plugins/openapi.ts';
+import { redirectPlugin } from './plugins/redirect.ts';
 import { restPlugin } from './plugins/rest.ts';
 import { trpcPlugin } from './plugins/trpc.ts';
 import { OneLinePerRequest } from './request-log.ts';
@@ -10,6 +11,8 @@ import { OneLinePerRequest } from './request-log.ts';
 export interface ServerOptions {
   orm: Orm;
   services: Services;
+  /** For the link change announcements (LISTEN needs its own connection). */
+  databaseUrl: string;
   /** The server's own origin, for the OpenAPI document's server URL. */
   baseUrl: string;
   logLevel?: string;
@@ -19,7 +22,7 @@ export interface ServerOptions {
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
 /** Builds the HTTP server without listening, so tests can start it on port 0. */
-export async function buildServer({ orm, services, baseUrl, logLevel = 'info' }: ServerOptions): Promise<FastifyInstance> {
+export async function buildServer({ orm, services, databaseUrl, baseUrl, logLevel = 'info' }: ServerOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
       level: logLevel,
@@ -38,5 +41,22 @@ export async function buildServer({ orm, services, baseUrl, logLevel = 'info' }:
   await app.register(openApiPlugin, { baseUrl });
   await app.register(restPlugin, { services });
   await app.register(trpcPlugin, { services });
+  await app.register(redirectPlugin, { services });
+
+  // The redirect cache is trusted only while link change announcements arrive; buffered clicks
+  // are written on a timer and, on close (after the last request), once more.
+  const listener = new LinkChangeListener(databaseUrl, {
+    changed: (slug) => services.redirects.cache.invalidate(slug),
+    reset: (connected) => services.redirects.cache.reset(connected),
+    log: (message) => app.log.warn(message),
+  });
+  app.addHook('onReady', async () => {
+    await listener.start();
+    services.clicks.start();
+  });
+  app.addHook('onClose', async () => {
+    await services.clicks.stop();
+    await listener.stop();
+  });
   return app;
 }

@@ -8,6 +8,7 @@ export interface OpenDatabase {
   embedded: EmbeddedDatabase | undefined;
   /** Migrations applied by this start. */
   applied: string[];
+  url: string;
   close(): Promise<void>;
 }
 
@@ -31,6 +32,7 @@ export async function openDatabase(
       orm: connected,
       embedded,
       applied,
+      url,
       close: async () => {
         await connected.close();
         await embedded?.stop();

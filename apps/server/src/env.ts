@@ -16,6 +16,8 @@ const EnvSchema = z.object({
     .regex(/^https?:\/\/[^/?#\s]+\/?$/, 'must be an origin such as https://sho.rt (scheme and host, no path)')
     .optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  /** How often buffered clicks are written, in ms: a hard crash loses at most this much. */
+  CLICK_FLUSH_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   /** Comma-separated domains the default reputation check refuses (with their subdomains). */
   URL_DENYLIST: z.string().default(''),
 });
@@ -29,6 +31,7 @@ export interface Config {
   shortDomain: string;
   logLevel: (typeof LOG_LEVELS)[number];
   denylist: string[];
+  clickFlushMs: number;
 }
 
 /** Every environment problem, one line each; empty when the environment is valid. */
@@ -48,6 +51,7 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): { confi
       dataDir: path.resolve(cwd, value.DATA_DIR),
       shortDomain: (value.SHORT_DOMAIN ?? `http://localhost:${value.PORT}`).replace(/\/+$/, ''),
       logLevel: value.LOG_LEVEL,
+      clickFlushMs: value.CLICK_FLUSH_MS,
       denylist: value.URL_DENYLIST.split(',')
         .map((domain) => domain.trim())
         .filter(Boolean),

@@ -16,9 +16,14 @@ if (!config) {
 const database = await openDatabase(config, (line) => {
   if (config.logLevel === 'debug' || config.logLevel === 'trace') console.error(`[postgres] ${line}`);
 });
-const services = createServices({ orm: database.orm, shortDomain: config.shortDomain, reputation: new LocalDenylist(config.denylist) });
+const services = createServices({
+  orm: database.orm,
+  shortDomain: config.shortDomain,
+  reputation: new LocalDenylist(config.denylist),
+  clicks: { flushIntervalMs: config.clickFlushMs },
+});
 const baseUrl = `http://${config.host.includes(':') ? `[${config.host}]` : config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`;
-const app = await buildServer({ orm: database.orm, services, baseUrl, logLevel: config.logLevel });
+const app = await buildServer({ orm: database.orm, services, databaseUrl: database.url, baseUrl, logLevel: config.logLevel });
 
 let stopping = false;
 /** Stop taking requests, let those in flight finish, then stop the database. */

@@ -38,6 +38,8 @@ export interface TestServerOptions {
   shortDomain?: string;
   denylist?: string[];
   databaseUrl?: string;
+  /** Click flush interval; tests that count clicks call `services.clicks.flush()` themselves. */
+  clickFlushMs?: number;
 }
 
 /** The real server on its own database, listening on a random loopback port. */
@@ -45,8 +47,13 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
   const orm = await createOrm({ databaseUrl, poolSize: 10 });
   const shortDomain = options.shortDomain ?? 'https://sho.rt';
-  const services = createServices({ orm, shortDomain, reputation: new LocalDenylist(options.denylist ?? ['flagged.example']) });
-  const app = await buildServer({ orm, services, baseUrl: 'http://127.0.0.1', logLevel: 'warn' });
+  const services = createServices({
+    orm,
+    shortDomain,
+    reputation: new LocalDenylist(options.denylist ?? ['flagged.example']),
+    clicks: { flushIntervalMs: options.clickFlushMs ?? 60_000 },
+  });
+  const app = await buildServer({ orm, services, databaseUrl, baseUrl: 'http://127.0.0.1', logLevel: 'warn' });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('server has no port');

@@ -131,6 +131,41 @@ describe('operating the server on the embedded database', () => {
     await new Promise((resolve) => next.child.once('exit', resolve));
   });
 
+  test('clicks buffered in memory are written on SIGTERM: a graceful shutdown loses none', { timeout: 90_000 }, async () => {
+    // A flush interval far longer than the test: only the shutdown can write these clicks.
+    const server = startServerProcess({ ...env, CLICK_FLUSH_MS: '60000' });
+    await waitFor(ready, 60_000, 'the server');
+    const created = await runCli(['account', 'create', '--name', 'Clicks', '--plan', 'starter', '--json'], env);
+    const { api_key } = JSON.parse(created.stdout) as { api_key: string };
+    const headers = { authorization: `Bearer ${api_key}`, 'content-type': 'application/json' };
+    const link = (await (
+      await fetch(`${base}/api/v1/links`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ title: 'Counted', destination_url: 'https://example.com/c' }),
+      })
+    ).json()) as { id: string; slug: string };
+    const browser = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0' };
+    const visits = await Promise.all(
+      Array.from({ length: 25 }, () => fetch(`${base}/${link.slug}`, { redirect: 'manual', headers: browser })),
+    );
+    expect(visits.every((visit) => visit.status === 302)).toBe(true);
+
+    server.child.kill('SIGTERM');
+    const [code] = await new Promise<[number | null]>((resolve) => server.child.once('exit', (c) => resolve([c])));
+    expect(code).toBe(0);
+
+    const again = startServerProcess(env);
+    try {
+      await waitFor(ready, 60_000, 'the restarted server');
+      const fetched = (await (await fetch(`${base}/api/v1/links/${link.id}`, { headers })).json()) as { click_count: number };
+      expect(fetched.click_count).toBe(25);
+    } finally {
+      again.child.kill('SIGTERM');
+      await new Promise((resolve) => again.child.once('exit', resolve));
+    }
+  });
+
   test('an invalid environment stops start-up with one clear line per problem', async () => {
     const bad = startServerProcess({ ...env, PORT: 'eighty', SHORT_DOMAIN: 'not a url', LOG_LEVEL: 'loud' });
     const [code] = await new Promise<[number | null]>((resolve) => bad.child.once('exit', (c) => resolve([c])));

@@ -1,6 +1,8 @@
 import type { Orm } from '@shortlinks/db';
 import { hostOf } from '../domain/destination-policy.ts';
 import type { UrlReputation } from '../domain/reputation.ts';
+import { ClickRecorder, type ClickRecorderOptions } from '../redirects/click-recorder.ts';
+import { RedirectService } from '../redirects/redirect-service.ts';
 import { AccountService } from './account-service.ts';
 import { ApiKeyService } from './api-key-service.ts';
 import { DestinationChecker } from './destinations.ts';
@@ -12,6 +14,7 @@ export interface ServiceOptions {
   /** Origin of short links, e.g. https://sho.rt (no trailing slash). */
   shortDomain: string;
   reputation: UrlReputation;
+  clicks?: ClickRecorderOptions;
 }
 
 /** Every domain service, built once per process. */
@@ -20,15 +23,20 @@ export interface Services {
   apiKeys: ApiKeyService;
   links: LinkService;
   tags: TagService;
+  redirects: RedirectService;
+  clicks: ClickRecorder;
 }
 
-export function createServices({ orm, shortDomain, reputation }: ServiceOptions): Services {
+export function createServices({ orm, shortDomain, reputation, clicks }: ServiceOptions): Services {
   const origin = shortDomain.replace(/\/+$/, '');
   const destinations = new DestinationChecker(hostOf(origin), reputation);
+  const redirects = new RedirectService(orm);
   return {
     accounts: new AccountService(orm),
     apiKeys: new ApiKeyService(orm),
-    links: new LinkService(orm, destinations, origin),
+    links: new LinkService(orm, destinations, origin, (slug) => redirects.cache.invalidate(slug)),
     tags: new TagService(orm),
+    redirects,
+    clicks: new ClickRecorder(orm, clicks),
   };
 }

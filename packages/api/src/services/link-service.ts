@@ -1,6 +1,6 @@
 import type { CreateLinkBody, Link, LinkPage, ListLinksQuery, TagSummary, UpdateLinkBody, UpsertedLink } from '@shortlinks/contract';
 import { isReservedSlug } from '@shortlinks/contract';
-import type { Orm } from '@shortlinks/db';
+import { announceLinkChange, type Orm } from '@shortlinks/db';
 import { applyExpiry, type ExpiryChange, NO_EXPIRY } from '../domain/expiry.ts';
 import { newId, randomSlug } from '../domain/ids.ts';
 import { effectiveLimits } from '../domain/plans.ts';
@@ -33,16 +33,33 @@ export class LinkService {
   readonly #orm: Orm;
   readonly #destinations: DestinationChecker;
   readonly #shortDomain: string;
+  readonly #changed: (slug: string) => void;
 
-  constructor(orm: Orm, destinations: DestinationChecker, shortDomain: string) {
+  /** `changed` hears, after commit, of every link whose redirect may have changed (by slug). */
+  constructor(orm: Orm, destinations: DestinationChecker, shortDomain: string, changed: (slug: string) => void = () => {}) {
     this.#orm = orm;
     this.#destinations = destinations;
     this.#shortDomain = shortDomain;
+    this.#changed = changed;
+  }
+
+  /**
+   * Runs a write in one transaction that announces the changed link to every server process
+   * (NOTIFY, delivered on commit), then tells this process at once.
+   */
+  async #write<T extends { slug: string }>(work: (db: Db) => Promise<T>): Promise<T> {
+    const result = await inTransaction(this.#orm, async (db) => {
+      const written = await work(db);
+      await announceLinkChange(db, written.slug);
+      return written;
+    });
+    this.#changed(result.slug);
+    return result;
   }
 
   async create(accountId: string, body: CreateLinkBody): Promise<Link> {
     const prepared = await this.#prepare(body);
-    return inTransaction(this.#orm, async (db) => {
+    return this.#write(async (db) => {
       const account = await lockAccount(db, accountId);
       return this.#insert(db, account, prepared, Date.now());
     });
@@ -51,7 +68,7 @@ export class LinkService {
   /** Creates the link, or returns the live link with the same final destination (updated per the spec). */
   async upsert(accountId: string, body: CreateLinkBody): Promise<UpsertedLink> {
     const prepared = await this.#prepare(body);
-    return inTransaction(this.#orm, async (db) => {
+    return this.#write(async (db) => {
       const account = await lockAccount(db, accountId);
       const existing = await db
         .selectFrom('link')
@@ -133,7 +150,7 @@ export class LinkService {
         ? undefined
         : await this.#destinations.finalDestination('destination_url', body.destination_url, body.utm);
     const expiry = await this.#expiryChange(body.expires_at, body.expiration_url);
-    return inTransaction(this.#orm, async (db) => {
+    return this.#write(async (db) => {
       // New tags may count toward the tag limit: then the account is locked, always before the link.
       const account = body.tag_names?.length ? await lockAccount(db, accountId) : await readAccount(db, accountId);
       const row = await findLiveLink(db, accountId, ref, true);
@@ -150,12 +167,13 @@ export class LinkService {
   }
 
   async delete(accountId: string, ref: string): Promise<void> {
-    await inTransaction(this.#orm, async (db) => {
+    await this.#write(async (db) => {
       const row = await findLiveLink(db, accountId, ref, true);
       if (!row) throw linkNotFound();
       // Deleting detaches its tags; the row stays (deleted_at) so its click history survives.
       await db.updateTable('link').set({ deleted_at: new Date() }).where('id', '=', row.id).execute();
       await db.deleteFrom('link_tag').where('link_id', '=', row.id).execute();
+      return row;
     });
   }
 

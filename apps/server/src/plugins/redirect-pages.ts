@@ -1,0 +1,14 @@
+/** The small pages a visitor sees when a short link does not redirect. */
+function page(title: string, text: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<meta name="robots" content="noindex"><title>${title}</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;color:#1e293b;display:grid;place-items:center;min-height:90vh;margin:0}
+main{max-width:28rem;padding:2rem;text-align:center}h1{font-size:1.5rem;margin:0 0 .5rem}p{color:#475569;margin:0}</style>
+</head><body><main><h1>${title}</h1><p>${text}</p></main></body></html>
+`;
+}
+
+export const NOT_FOUND_PAGE = page('Link not found', 'This short link does not exist, or it has been deleted.');
+export const GONE_PAGE = page('Link expired', 'This short link has expired and no longer leads anywhere.');
+export const HOME_PAGE = page('Shortlinks', 'A short-link service. The API is documented at <a href="/docs">/docs</a>.');

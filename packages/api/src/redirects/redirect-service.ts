@@ -1,0 +1,52 @@
+import type { Database, Orm } from '@shortlinks/db';
+import { NO_LINK, RedirectCache, type RedirectTarget } from './redirect-cache.ts';
+
+/** What a visit of `/{slug}` gets. */
+export type RedirectOutcome =
+  | { kind: 'redirect'; location: string; linkId: string }
+  /** Expired without an expiration_url (docs/redirects.md). */
+  | { kind: 'gone' }
+  | { kind: 'not_found' };
+
+/** Resolves slugs to redirects, from the cache when it can and from PostgreSQL when it must. */
+export class RedirectService {
+  readonly cache: RedirectCache;
+  readonly #orm: Orm;
+
+  constructor(orm: Orm, cache = new RedirectCache()) {
+    this.#orm = orm;
+    this.cache = cache;
+  }
+
+  async resolve(slug: string, now: number): Promise<RedirectOutcome> {
+    let entry = this.cache.get(slug);
+    if (entry === undefined) {
+      const snapshot = this.cache.snapshot();
+      entry = (await this.#load(slug)) ?? NO_LINK;
+      this.cache.set(slug, entry, snapshot);
+    }
+    if (entry === NO_LINK) return { kind: 'not_found' };
+    if (entry.expiresAt !== null && now >= entry.expiresAt) {
+      return entry.expirationUrl ? { kind: 'redirect', location: entry.expirationUrl, linkId: entry.linkId } : { kind: 'gone' };
+    }
+    return { kind: 'redirect', location: entry.destination, linkId: entry.linkId };
+  }
+
+  async #load(slug: string): Promise<RedirectTarget | undefined> {
+    const row = await this.#orm.em
+      .fork()
+      .getKysely<Database>({ convertValues: true })
+      .selectFrom('link')
+      .select(['id', 'destination_url', 'expires_at', 'expiration_url'])
+      .where('slug', '=', slug)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    return {
+      linkId: row.id,
+      destination: row.destination_url,
+      expiresAt: row.expires_at?.getTime() ?? null,
+      expirationUrl: row.expiration_url,
+    };
+  }
+}
