@@ -8,9 +8,19 @@ export interface LoadResult {
   non2xx: number;
 }
 
-/** Drives one URL with autocannon (load generated in a worker thread, off the servers' event loop). */
-export async function drive(url: string, headers: Record<string, string>, seconds: number, connections = 50): Promise<LoadResult> {
-  const result = await autocannon({ url, headers, connections, duration: seconds, workers: 1 });
+/**
+ * Drives one server with autocannon (load generated in a worker thread, off the servers' event
+ * loop). `paths`, when given, are requested in turn by every connection.
+ */
+export async function drive(url: string, headers: Record<string, string>, seconds: number, paths?: string[]): Promise<LoadResult> {
+  const result = await autocannon({
+    url,
+    headers,
+    connections: 50,
+    duration: seconds,
+    workers: 1,
+    ...(paths ? { requests: paths.map((path) => ({ method: 'GET' as const, path })) } : {}),
+  });
   return {
     requestsPerSecond: result.requests.average,
     p50: result.latency.p50,

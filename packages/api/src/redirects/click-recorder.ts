@@ -12,22 +12,32 @@ export interface ClickEvent {
 export interface ClickRecorderOptions {
   /** How often buffered clicks are written. A hard crash loses at most this much. */
   flushIntervalMs?: number;
-  /** Above this many unwritten clicks (database unreachable), the oldest are dropped. */
+  /** Above this many distinct unwritten events (database unreachable), new ones are dropped. */
   maxBuffered?: number;
   log?: (message: string) => void;
+}
+
+/** Visits that are the same event: one link, one second, one referrer host, one agent class. */
+interface ClickGroup {
+  linkId: string;
+  second: number;
+  referrerHost: string | null;
+  agentClass: string;
+  clicks: number;
 }
 
 /**
  * Buffers clicks in memory and writes them in batches, one SQL statement per batch (the events
  * and the click_count increments together), so the redirect's response path never waits for
- * the database. `stop()` writes what is left: a graceful shutdown loses nothing.
+ * the database. Identical visits within one second are buffered as one group with a count.
+ * `stop()` writes what is left: a graceful shutdown loses nothing.
  */
 export class ClickRecorder {
   readonly #orm: Orm;
   readonly #intervalMs: number;
   readonly #maxBuffered: number;
   readonly #log: (message: string) => void;
-  #buffer: ClickEvent[] = [];
+  #groups = new Map<string, ClickGroup>();
   #timer: NodeJS.Timeout | undefined;
   #flushing: Promise<void> = Promise.resolve();
 
@@ -39,15 +49,23 @@ export class ClickRecorder {
   }
 
   record(event: ClickEvent): void {
-    if (this.#buffer.length >= this.#maxBuffered) {
-      this.#buffer.shift();
-      this.#log('click buffer full (database unreachable?): dropping the oldest click');
+    const second = Math.floor(event.at / 1000);
+    const key = `${event.linkId}\n${second}\n${event.referrerHost ?? ''}\n${event.agentClass}`;
+    const group = this.#groups.get(key);
+    if (group) {
+      group.clicks++;
+    } else if (this.#groups.size < this.#maxBuffered) {
+      this.#groups.set(key, { linkId: event.linkId, second, referrerHost: event.referrerHost, agentClass: event.agentClass, clicks: 1 });
+    } else {
+      this.#log('click buffer full (database unreachable?): dropping a click');
     }
-    this.#buffer.push(event);
   }
 
+  /** Clicks recorded but not yet written. */
   get pending(): number {
-    return this.#buffer.length;
+    let clicks = 0;
+    for (const group of this.#groups.values()) clicks += group.clicks;
+    return clicks;
   }
 
   start(): void {
@@ -69,29 +87,36 @@ export class ClickRecorder {
   }
 
   async #write(): Promise<void> {
-    if (this.#buffer.length === 0) return;
-    const batch = this.#buffer;
-    this.#buffer = [];
+    if (this.#groups.size === 0) return;
+    const batch = this.#groups;
+    this.#groups = new Map();
+    const groups = [...batch.values()];
     try {
       await sql`
-        with events (link_id, occurred_at, referrer_host, agent_class) as (
+        with events (link_id, occurred_at, referrer_host, agent_class, clicks) as (
           select * from unnest(
-            ${batch.map((e) => e.linkId)}::text[],
-            ${batch.map((e) => new Date(e.at).toISOString())}::timestamptz[],
-            ${batch.map((e) => e.referrerHost)}::text[],
-            ${batch.map((e) => e.agentClass)}::text[])
+            ${groups.map((g) => g.linkId)}::text[],
+            ${groups.map((g) => g.second)}::float8[],
+            ${groups.map((g) => g.referrerHost)}::text[],
+            ${groups.map((g) => g.agentClass)}::text[],
+            ${groups.map((g) => g.clicks)}::int4[])
         ),
         recorded as (
-          insert into click (link_id, occurred_at, referrer_host, agent_class)
-          select e.link_id, e.occurred_at, e.referrer_host, e.agent_class from events e join link on link.id = e.link_id
+          insert into click (link_id, occurred_at, referrer_host, agent_class, clicks)
+          select e.link_id, to_timestamp(e.occurred_at), e.referrer_host, e.agent_class, e.clicks
+          from events e join link on link.id = e.link_id
         )
         update link set click_count = link.click_count + counted.clicks
-        from (select link_id, count(*) as clicks from events group by link_id) counted
+        from (select link_id, sum(clicks) as clicks from events group by link_id) counted
         where link.id = counted.link_id`.execute(this.#orm.em.fork().getKysely<Database>());
     } catch (error) {
       // Keep them for the next attempt (the database may be restarting).
-      this.#buffer = batch.concat(this.#buffer);
-      this.#log(`could not write ${batch.length} clicks: ${(error as Error).message}`);
+      for (const [key, group] of batch) {
+        const newer = this.#groups.get(key);
+        if (newer) newer.clicks += group.clicks;
+        else this.#groups.set(key, group);
+      }
+      this.#log(`could not write ${groups.length} click groups: ${(error as Error).message}`);
       throw error;
     }
   }

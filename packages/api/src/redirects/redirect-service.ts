@@ -12,6 +12,8 @@ export type RedirectOutcome =
 export class RedirectService {
   readonly cache: RedirectCache;
   readonly #orm: Orm;
+  /** Lookups under way, so a burst of visits to one uncached slug costs one query, not one each. */
+  readonly #loading = new Map<string, Promise<RedirectTarget | undefined>>();
 
   constructor(orm: Orm, cache = new RedirectCache()) {
     this.#orm = orm;
@@ -22,7 +24,7 @@ export class RedirectService {
     let entry = this.cache.get(slug);
     if (entry === undefined) {
       const snapshot = this.cache.snapshot();
-      entry = (await this.#load(slug)) ?? NO_LINK;
+      entry = (await this.#loadOnce(slug)) ?? NO_LINK;
       this.cache.set(slug, entry, snapshot);
     }
     if (entry === NO_LINK) return { kind: 'not_found' };
@@ -30,6 +32,15 @@ export class RedirectService {
       return entry.expirationUrl ? { kind: 'redirect', location: entry.expirationUrl, linkId: entry.linkId } : { kind: 'gone' };
     }
     return { kind: 'redirect', location: entry.destination, linkId: entry.linkId };
+  }
+
+  #loadOnce(slug: string): Promise<RedirectTarget | undefined> {
+    let loading = this.#loading.get(slug);
+    if (!loading) {
+      loading = this.#load(slug).finally(() => this.#loading.delete(slug));
+      this.#loading.set(slug, loading);
+    }
+    return loading;
   }
 
   async #load(slug: string): Promise<RedirectTarget | undefined> {

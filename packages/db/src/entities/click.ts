@@ -2,8 +2,10 @@ import { defineEntity, p } from '@mikro-orm/core';
 import { Link } from './link.ts';
 
 /**
- * One counted visit of a short link: the raw event statistics are built on. Written in batches
- * by the click recorder, never on the redirect's response path.
+ * Counted visits of a short link: the raw events statistics are built on. Written in batches by
+ * the click recorder, never on the redirect's response path. Times are whole seconds, and
+ * identical visits within one second share a row, counted in `clicks` (a burst on a popular
+ * link costs one row per second, not one per visit).
  */
 export const Click = defineEntity({
   name: 'Click',
@@ -12,10 +14,13 @@ export const Click = defineEntity({
   properties: {
     id: p.bigint('number').primary().autoincrement(),
     link: () => p.manyToOne(Link).fieldName('link_id').columnType('text').deleteRule('cascade'),
+    /** The second the visits happened in. */
     occurred_at: p.datetime(),
     /** Host of the Referer header, when there was one (never the full URL: it may carry personal data). */
     referrer_host: p.text().nullable(),
     /** desktop, mobile, tablet or unknown (bots are not recorded). */
     agent_class: p.text(),
+    /** How many identical visits this row stands for (at least 1). */
+    clicks: p.integer().check('clicks > 0'),
   },
 });

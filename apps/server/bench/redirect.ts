@@ -1,0 +1,110 @@
+/**
+ * `pnpm bench:redirect`: redirects of the real server against the limit of Node on this machine.
+ * In one run, on the embedded PostgreSQL with 10,000 links:
+ *   - server: the real server (`buildServer`): cache lookup, click recording, headers;
+ *   - bare:   a bare node:http server answering 302 from an in-memory Map of the same slugs.
+ * Both get the same load: 50 connections cycling through 2,000 distinct slugs, with a browser
+ * User-Agent (so every redirect is a counted click), in interleaved rounds; medians are reported,
+ * and the ratio is the median of the rounds' ratios.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createServices, LocalDenylist } from '@shortlinks/api';
+import { createOrm, type Database, migrate } from '@shortlinks/db';
+import { startEmbeddedPostgres } from '@shortlinks/db/embedded';
+import { sql } from 'kysely';
+import { buildServer } from '../src/build-server.ts';
+import { drive, type LoadResult, median } from './load.ts';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const LINKS = 10_000;
+const DISTINCT_SLUGS = 2_000;
+const BROWSER = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
+
+const dataDir = await mkdtemp(path.join(tmpdir(), 'shortlinks-bench-'));
+const cluster = await startEmbeddedPostgres({ dataDir });
+const orm = await createOrm({ databaseUrl: cluster.url, poolSize: 10 });
+await migrate(orm);
+const services = createServices({ orm, shortDomain: 'https://sho.rt', reputation: new LocalDenylist() });
+const account = await services.accounts.create({ name: 'Bench', plan: 'unlimited' });
+const db = orm.em.fork().getKysely<Database>();
+await sql`
+  insert into link (id, account_id, slug, destination_url, title)
+  select 'lnk_bench' || g, ${account.id}, 'b' || g, 'https://example.com/articles/' || g || '?ref=short', 'Bench ' || g
+  from generate_series(1, ${LINKS}) g`.execute(db);
+const rows = await db.selectFrom('link').select(['slug', 'destination_url']).where('deleted_at', 'is', null).execute();
+console.log(`${rows.length} links in the database`);
+
+const app = await buildServer({ orm, services, databaseUrl: cluster.url, baseUrl: 'http://127.0.0.1', logLevel: 'warn' });
+await app.listen({ port: 0, host: '127.0.0.1' });
+
+// The limit of Node here: the same answer from a Map, no framework, no database, no clicks.
+const targets = new Map(rows.map((row) => [row.slug, row.destination_url]));
+const bare = createServer((request, response) => {
+  const location = targets.get((request.url ?? '/').slice(1));
+  if (location === undefined) {
+    response.writeHead(404).end();
+    return;
+  }
+  response.writeHead(302, { location, 'cache-control': 'no-store', 'x-robots-tag': 'noindex' }).end();
+});
+await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
+
+const portOf = (address: unknown) => (address as { port: number }).port;
+const urls = { server: `http://127.0.0.1:${portOf(app.server.address())}`, bare: `http://127.0.0.1:${portOf(bare.address())}` };
+const paths = Array.from({ length: DISTINCT_SLUGS }, (_, i) => `/b${1 + ((i * 7919) % LINKS)}`);
+const headers = { 'user-agent': BROWSER };
+
+// Warm-up: every slug once (the cache holds the hot set, as in production), then JIT.
+for (const url of Object.values(urls)) {
+  for (let i = 0; i < paths.length; i += 100) {
+    await Promise.all(
+      paths.slice(i, i + 100).map((path) => fetch(`${url}${path}`, { redirect: 'manual', headers: { 'user-agent': 'Googlebot/2.1' } })),
+    );
+  }
+  await drive(url, headers, 2, paths);
+}
+
+const results: Record<string, LoadResult[]> = { server: [], bare: [] };
+for (let round = 1; round <= ROUNDS; round++) {
+  for (const [name, url] of Object.entries(urls)) {
+    const result = await drive(url, headers, SECONDS, paths);
+    if (result.errors > 0) throw new Error(`${name}: ${result.errors} errors`);
+    results[name]?.push(result);
+    console.log(
+      `round ${round} ${name.padEnd(6)} ${result.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms`,
+    );
+  }
+}
+await services.clicks.flush();
+const { clicks } = await db
+  .selectFrom('click')
+  .select((eb) => eb.fn.countAll<string>().as('clicks'))
+  .executeTakeFirstOrThrow();
+
+const summary = Object.fromEntries(
+  Object.entries(results).map(([name, rounds]) => [
+    name,
+    { rps: median(rounds.map((r) => r.requestsPerSecond)), p50: median(rounds.map((r) => r.p50)), p99: median(rounds.map((r) => r.p99)) },
+  ]),
+);
+console.log(
+  `\n${ROUNDS} rounds x ${SECONDS} s, 50 connections, ${DISTINCT_SLUGS} distinct slugs of ${LINKS}, medians; ${clicks} clicks recorded:`,
+);
+console.log('target   req/s     p50 ms  p99 ms');
+for (const [name, s] of Object.entries(summary)) {
+  console.log(`${name.padEnd(8)} ${s.rps.toFixed(0).padStart(7)}  ${String(s.p50).padStart(6)}  ${String(s.p99).padStart(6)}`);
+}
+
+await app.close();
+await new Promise((resolve) => bare.close(resolve));
+await orm.close();
+await cluster.stop();
+await rm(dataDir, { recursive: true, force: true });
+// The ratio of each round's pair, then their median: drift on a shared machine cancels out.
+const ratios = (results.server ?? []).map((server, i) => server.requestsPerSecond / (results.bare?.[i]?.requestsPerSecond ?? 1));
+console.log(`per-round ratios: ${ratios.map((r) => r.toFixed(2)).join(' ')}`);
+console.log(`redirect ratio vs bare node:http = ${median(ratios).toFixed(2)}`);
