@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 
 export interface LoadResult {
@@ -6,6 +7,11 @@ export interface LoadResult {
   p99: number;
   errors: number;
   non2xx: number;
+  /**
+   * Share of the round the servers' thread (this process's main thread) was busy, 0 to 1. Near 1,
+   * the server under test was the limit; well below 1, the load generator was.
+   */
+  serverBusy: number;
 }
 
 /**
@@ -13,6 +19,7 @@ export interface LoadResult {
  * loop). `paths`, when given, are requested in turn by every connection.
  */
 export async function drive(url: string, headers: Record<string, string>, seconds: number, paths?: string[]): Promise<LoadResult> {
+  const before = performance.eventLoopUtilization();
   const result = await autocannon({
     url,
     headers,
@@ -21,7 +28,9 @@ export async function drive(url: string, headers: Record<string, string>, second
     workers: 1,
     ...(paths ? { requests: paths.map((path) => ({ method: 'GET' as const, path })) } : {}),
   });
+  const busy = performance.eventLoopUtilization(before);
   return {
+    serverBusy: busy.utilization,
     requestsPerSecond: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
