@@ -12,6 +12,8 @@ export interface ExtensionBrowser {
   worker: Worker;
   /** chrome-extension://<id>/<path> */
   url(pathname: string): string;
+  /** Uncaught errors and console errors of the extension's pages so far (network failures aside). */
+  pageErrors: string[];
   close(): Promise<void>;
 }
 
@@ -38,9 +40,25 @@ export async function launchExtensionBrowser(): Promise<ExtensionBrowser> {
       '--host-resolver-rules=MAP *.example.com 127.0.0.1, MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
     ],
   });
+  // Failures show in seconds, not after the scenario's whole time.
+  context.setDefaultTimeout(10_000);
   const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker', { timeout: 15_000 }));
   const extensionId = new URL(worker.url()).host;
+  const pageErrors: string[] = [];
+  const watch = (page: Page) => {
+    const own = () => page.url().startsWith(`chrome-extension://${extensionId}/`);
+    page.on('pageerror', (error) => own() && pageErrors.push(`${page.url()}: ${error.message}`));
+    page.on('console', (message) => {
+      // A refused request (the scenarios' unreachable server, a 401) is logged by the browser, not thrown by our code.
+      if (own() && message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {
+        pageErrors.push(`${page.url()}: ${message.text()}`);
+      }
+    });
+  };
+  context.pages().forEach(watch);
+  context.on('page', watch);
   return {
+    pageErrors,
     context,
     extensionId,
     worker,

@@ -98,6 +98,23 @@ describe('popup', () => {
     await second.page.close();
   });
 
+  test('a title the person typed survives shortening the same page again', async () => {
+    const url = pages.url('blog', '/post/title');
+    const first = await shortenInPopup(url);
+    await first.popup.getByLabel('Title').fill('My own title');
+    await first.popup.getByRole('button', { name: 'Save' }).click();
+    await first.popup.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+    await first.popup.close();
+    await first.page.close();
+    const second = await shortenInPopup(url);
+    expect(second.shortUrl).toBe(first.shortUrl);
+    expect(await second.popup.getByLabel('Title').inputValue()).toBe('My own title');
+    const listed = await account.call('GET', '/links?per_page=100');
+    expect(listed.body.links.find((link: { destination_url: string }) => link.destination_url === url).title).toBe('My own title');
+    await second.popup.close();
+    await second.page.close();
+  });
+
   test('a fresh link gets the chosen slug, tags (existing and new), UTM and comments', async () => {
     const tag = await account.call('POST', '/tags', { name: 'Reading', color: 'cyan' });
     const url = pages.url('blog', '/post/3');
@@ -158,4 +175,8 @@ describe('popup', () => {
     await page.close();
     expect((await account.call('GET', '/links')).body.total).toBe(before.body.total);
   });
+});
+
+test('no extension page threw or logged an error in any scenario', () => {
+  expect(browser.pageErrors).toEqual([]);
 });

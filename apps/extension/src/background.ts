@@ -23,13 +23,16 @@ chrome.commands.onCommand.addListener(async (command) => {
   await shortenAndCopy(tab?.url, tab?.title);
 });
 
+let badgeTimer: ReturnType<typeof setTimeout> | undefined;
+
 /** Shortens, copies the short URL, and confirms with the badge and a notification. */
 async function shortenAndCopy(url: string | undefined, title: string | undefined): Promise<BackgroundResult> {
   const result = await shortenInBackground(url, title);
   const copied = result.ok ? await copyFromBackground(result.shortUrl) : false;
   await chrome.action.setBadgeBackgroundColor({ color: result.ok ? '#059669' : '#dc2626' });
   await chrome.action.setBadgeText({ text: result.ok ? '✓' : '!' });
-  setTimeout(() => chrome.action.setBadgeText({ text: '' }), 4000);
+  clearTimeout(badgeTimer);
+  badgeTimer = setTimeout(() => chrome.action.setBadgeText({ text: '' }), 4000);
   chrome.notifications.create({
     type: 'basic',
     iconUrl: chrome.runtime.getURL(chrome.runtime.getManifest().icons?.['128'] ?? ''),
@@ -63,6 +66,3 @@ async function copyFromBackground(text: string): Promise<boolean> {
   const copied: unknown = await chrome.runtime.sendMessage({ target: 'offscreen', type: 'copy', text });
   return copied === true;
 }
-
-// The end-to-end tests call this through the service worker, as a keyboard shortcut would.
-(globalThis as { shortenAndCopy?: typeof shortenAndCopy }).shortenAndCopy = shortenAndCopy;

@@ -1,17 +1,21 @@
 import type { Link, ShortlinksClient, UpsertedLink } from '@shortlinks/client';
 import { createOf, draftProblem, isUnchanged, type LinkDraft, updateOf } from './link-draft.ts';
-import { rememberShortUrl } from './settings.ts';
+import { rememberedTitle, rememberShortUrl, rememberTitle } from './settings.ts';
 
 /**
  * Shortens a page: `links.upsert`, so the same page shortened twice gives the same link (with
- * its current tags, slug and clicks). The page's title is sent as the link's title; the host
- * name stands in for a page without one.
+ * its current tags, slug and clicks). The page's title is sent as the link's title (the host name
+ * for a page without one). Upsert replaces the stored title with it, so when the person had given
+ * the link a title of their own in this browser, that title is put back.
  */
 export async function shortenPage(client: ShortlinksClient, url: string, pageTitle: string | undefined): Promise<UpsertedLink> {
   const title = (pageTitle ?? '').trim().slice(0, 200) || new URL(url).hostname;
   const link = await client.links.upsert({ title, destination_url: url });
   await rememberShortUrl(link.short_url);
-  return link;
+  if (link.created) return link;
+  const own = await rememberedTitle(link.id);
+  if (own === undefined || own === link.title) return link;
+  return { ...(await client.links.update({ id: link.id, title: own })), created: false };
 }
 
 /**
@@ -26,8 +30,12 @@ export async function saveDraft(client: ShortlinksClient, link: Link, draft: Lin
     const replacement = await client.links.create(createOf(link.destination_url, draft));
     await client.links.delete(link.id);
     await rememberShortUrl(replacement.short_url);
+    if (replacement.title !== link.title) await rememberTitle(replacement.id, replacement.title);
     return replacement;
   }
   const update = updateOf(link, draft);
-  return isUnchanged(update) ? link : client.links.update(update);
+  if (isUnchanged(update)) return link;
+  const saved = await client.links.update(update);
+  if (update.title !== undefined) await rememberTitle(saved.id, saved.title);
+  return saved;
 }

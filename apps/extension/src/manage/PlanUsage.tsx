@@ -6,7 +6,7 @@ export function PlanUsage({ label, used, limit }: { label: string; used: number;
   return (
     <div className="usage" data-testid={`usage-${label}`}>
       <div className="usage-text">
-        <strong>{used}</strong> {limit === null ? `${label} (unlimited)` : `of ${limit} ${label}`}
+        <strong>{used.toLocaleString()}</strong> {limit === null ? `${label} (unlimited)` : `of ${limit.toLocaleString()} ${label}`}
       </div>
       {limit === null ? null : (
         <div className="usage-bar" aria-hidden="true">

@@ -39,7 +39,7 @@ export function TagManager({ client, tags, onChanged }: { client: ShortlinksClie
 
   return (
     <section aria-label="Tags">
-      <form onSubmit={create} className="row" style={{ alignItems: 'flex-start', gap: 12, marginBottom: 16 }} aria-label="New tag">
+      <form onSubmit={create} className="row" style={{ alignItems: 'flex-start', gap: 12, marginBottom: 16 }} aria-label="Create a tag">
         <div style={{ width: 260 }}>
           <Field label="New tag" error={error.name}>
             {(props) => <input {...props} name="new_tag" value={name} onChange={(e) => setName(e.target.value)} placeholder="Name" />}

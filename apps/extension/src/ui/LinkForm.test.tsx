@@ -4,7 +4,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { LinkForm } from './LinkForm.tsx';
 
-vi.mock('../lib/settings.ts', () => ({ rememberShortUrl: async () => undefined }));
+vi.mock('../lib/settings.ts', () => ({ rememberShortUrl: async () => undefined, rememberTitle: async () => undefined }));
 
 const link: Link = {
   id: 'lnk_1',
