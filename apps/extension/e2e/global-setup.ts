@@ -26,7 +26,7 @@ function ensureChromium() {
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   console.log('e2e: installing Debian’s chromium (apt-get)…');
   execFileSync('apt-get', ['update', '-qq'], { env, stdio: ['ignore', 'ignore', 'inherit'], timeout: 300_000 });
-  execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'chromium'], {
+  execFileSync('apt-get', ['install', '-y', '-qq', 'chromium'], {
     env,
     stdio: ['ignore', 'ignore', 'inherit'],
     timeout: 600_000,

@@ -130,7 +130,10 @@ describe('manage page', () => {
   });
 
   test('the tag manager creates, renames, recolours and deletes tags, with link counts', async () => {
-    await manage.getByRole('tab', { name: 'Tags' }).click();
+    // The tabs follow the keyboard pattern: arrow keys move between them.
+    await manage.getByRole('tab', { name: 'Links' }).focus();
+    await manage.keyboard.press('ArrowRight');
+    expect(await manage.getByRole('tab', { name: 'Tags' }).getAttribute('aria-selected')).toBe('true');
     await expect.poll(() => manage.getByTestId('tag-row-Work').locator('td').nth(3).textContent()).toBe('1');
     await manage.getByLabel('New tag', { exact: true }).fill('Travel');
     await manage.getByRole('group', { name: 'Colour of the new tag' }).getByLabel('fuchsia').check();

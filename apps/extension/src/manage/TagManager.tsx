@@ -1,23 +1,11 @@
 /** @jsxRuntime automatic @jsxImportSource react */ // Parcel cannot read the React version from "catalog:" (docs/extension.md).
-import { type ShortlinksClient, ShortlinksError, type Tag } from '@shortlinks/client';
+import type { ShortlinksClient, Tag } from '@shortlinks/client';
 import type { TagColor } from '@shortlinks/contract';
 import { type FormEvent, useState } from 'react';
-import { formErrorOf, humanise } from '../lib/field-errors.ts';
+import { tagErrorOf } from '../lib/tag-errors.ts';
 import { ColourPicker } from '../ui/ColourPicker.tsx';
 import { Field } from '../ui/Field.tsx';
 import { TagChip } from '../ui/TagChip.tsx';
-
-/** A tag error in words: the name's problems at the name, the rest for the whole row. */
-function tagErrorOf(error: unknown): { name?: string; form?: string } {
-  if (error instanceof ShortlinksError) {
-    if (error.code === 'TAG_NAME_TAKEN') return { name: 'Another tag already has this name (names ignore case).' };
-    if (error.code === 'PLAN_LIMIT_REACHED') return { form: 'Your plan allows no more tags. Delete a tag you no longer use first.' };
-    if (error.code === 'TAG_NOT_FOUND') return { form: 'This tag no longer exists (it was deleted elsewhere).' };
-    if (error.code === 'VALIDATION_ERROR' && error.field === 'name')
-      return { name: humanise(error.message.replace(/^name\b/, 'The name')) };
-  }
-  return { form: formErrorOf(error).message };
-}
 
 /** Create, rename, recolour and delete tags, with how many links carry each. */
 export function TagManager({ client, tags, onChanged }: { client: ShortlinksClient; tags: Tag[]; onChanged: () => void }) {

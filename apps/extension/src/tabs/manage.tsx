@@ -67,16 +67,37 @@ function Account({ client }: { client: ShortlinksClient }) {
         {usage ? <PlanUsage label="links" used={usage.links} limit={usage.linkLimit} /> : null}
         {tags ? <PlanUsage label="tags" used={tags.tags.length} limit={tags.tag_limit} /> : null}
       </div>
-      <div className="tabs" role="tablist">
-        <button type="button" role="tab" aria-selected={view === 'links'} onClick={() => setView('links')}>
-          Links
-        </button>
-        <button type="button" role="tab" aria-selected={view === 'tags'} onClick={() => setView('tags')}>
-          Tags
-        </button>
+      <div
+        className="tabs"
+        role="tablist"
+        aria-label="Links or tags"
+        onKeyDown={(event) => {
+          // Arrow keys move between the two tabs (WAI-ARIA tabs pattern).
+          if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
+          const next = view === 'links' ? 'tags' : 'links';
+          setView(next);
+          document.getElementById(`tab-${next}`)?.focus();
+        }}
+      >
+        {(['links', 'tags'] as const).map((name) => (
+          <button
+            key={name}
+            id={`tab-${name}`}
+            type="button"
+            role="tab"
+            aria-selected={view === name}
+            aria-controls={`panel-${name}`}
+            tabIndex={view === name ? 0 : -1}
+            onClick={() => setView(name)}
+          >
+            {name === 'links' ? 'Links' : 'Tags'}
+          </button>
+        ))}
       </div>
-      {view === 'links' ? <LinksView client={client} tags={tags?.tags ?? []} version={version} onChanged={changed} /> : null}
-      {view === 'tags' && tags ? <TagManager client={client} tags={tags.tags} onChanged={changed} /> : null}
+      <div role="tabpanel" id={`panel-${view}`} aria-labelledby={`tab-${view}`}>
+        {view === 'links' ? <LinksView client={client} tags={tags?.tags ?? []} version={version} onChanged={changed} /> : null}
+        {view === 'tags' && tags ? <TagManager client={client} tags={tags.tags} onChanged={changed} /> : null}
+      </div>
     </>
   );
 }
