@@ -5,7 +5,9 @@ const MENU_ID = 'shorten-link';
 const COMMAND = 'shorten-current-tab';
 const OFFSCREEN_PATH = 'tabs/offscreen.html';
 
-chrome.runtime.onInstalled.addListener(() => {
+chrome.runtime.onInstalled.addListener(async () => {
+  // An update keeps the previous version's menu items: start from none so the id is never taken.
+  await chrome.contextMenus.removeAll();
   chrome.contextMenus.create({ id: MENU_ID, title: 'Shorten link', contexts: ['link', 'page'] });
 });
 
