@@ -159,6 +159,21 @@ describe('popup', () => {
     await page.close();
   });
 
+  test('the toolbar popup itself (chrome.action.openPopup) shortens the active tab', async () => {
+    const url = pages.url('blog', '/toolbar');
+    const page = await browser.context.newPage();
+    await page.goto(url);
+    await page.bringToFront();
+    // The toolbar popup is not a page Playwright drives; what it did is seen on the server.
+    await browser.worker.evaluate(() => chrome.action.openPopup());
+    await expect
+      .poll(async () =>
+        (await account.call('GET', '/links?per_page=100')).body.links.map((link: { destination_url: string }) => link.destination_url),
+      )
+      .toContain(url);
+    await page.close();
+  });
+
   test('browser pages and local addresses get a message instead of a request', async () => {
     const before = await account.call('GET', '/links');
     const page = await browser.context.newPage();
