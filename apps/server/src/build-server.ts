@@ -1,6 +1,7 @@
 import type { Services } from '@shortlinks/api';
 import { LinkChangeListener, type Orm } from '@shortlinks/db';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { extensionCorsPlugin } from './plugins/extension-cors.ts';
 import { healthPlugin } from './plugins/health.ts';
 import { openApiPlugin } from './plugins/openapi.ts';
 import { redirectPlugin } from './plugins/redirect.ts';
@@ -35,6 +36,7 @@ export async function buildServer({ orm, services, databaseUrl, baseUrl, logLeve
     logController: new OneLinePerRequest(),
   });
 
+  await app.register(extensionCorsPlugin);
   await app.register(healthPlugin, { orm });
   // Separate scopes: the tRPC adapter replaces the JSON body parser, and the REST scope's
   // authentication and error rewriting must not leak into the others.

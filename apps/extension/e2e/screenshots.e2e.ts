@@ -1,0 +1,76 @@
+import path from 'node:path';
+import { afterAll, beforeAll, test } from 'vitest';
+import { createAccount, startTestServer, type TestAccount, type TestServer } from '../../server/test/harness.ts';
+import { configure, type ExtensionBrowser, launchExtensionBrowser, openPopupWindow } from './browser.ts';
+import { startTestPages } from './pages.ts';
+
+/**
+ * The screenshots in docs/ (`pnpm --filter @shortlinks/extension screenshots`), taken in the real
+ * browser with realistic data. Skipped in the normal end-to-end run.
+ */
+const enabled = process.env.UPDATE_SCREENSHOTS === '1';
+const docs = path.resolve(import.meta.dirname, '../../../docs');
+
+let server: TestServer;
+let browser: ExtensionBrowser;
+let pages: Awaited<ReturnType<typeof startTestPages>>;
+let account: TestAccount;
+
+beforeAll(async () => {
+  if (!enabled) return;
+  [server, browser, pages] = await Promise.all([startTestServer(), launchExtensionBrowser(), startTestPages()]);
+  account = await createAccount(server);
+  await configure(browser, server.origin, account.key);
+  const tag = async (name: string, color: string) => (await account.call('POST', '/tags', { name, color })).body.id as string;
+  const launch = await tag('Launch', 'indigo');
+  const social = await tag('Social', 'fuchsia');
+  const docsTag = await tag('Docs', 'cyan');
+  await tag('Internal', 'slate');
+  const links = [
+    ['Pricing page', 'https://acme.example.com/pricing', [launch], 'pricing', 42],
+    ['Spring launch announcement', 'https://blog.acme.example.com/2026/spring-launch', [launch, social], 'spring', 318],
+    ['API quick start', 'https://docs.acme.example.com/quick-start', [docsTag], 'quick-start', 87],
+    ['Conference talk slides', 'https://slides.example.org/acme-keynote', [social], undefined, 12],
+    ['Changelog', 'https://acme.example.com/changelog', [docsTag], 'changelog', 5],
+  ] as const;
+  for (const [title, destination_url, tag_ids, slug, clicks] of links) {
+    await account.call('POST', '/links', { title, destination_url, tag_ids, ...(slug ? { slug } : {}) });
+    const target = slug ?? (await account.call('GET', '/links?per_page=1')).body.links[0].slug;
+    for (let i = 0; i < clicks; i++) {
+      await fetch(`${server.origin}/${target}`, {
+        redirect: 'manual',
+        headers: { 'user-agent': `Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0 Safari/537.36 visitor-${i}` },
+      });
+    }
+  }
+  await server.services.clicks.flush();
+});
+afterAll(async () => {
+  await browser?.close();
+  await pages?.close();
+  await server?.close();
+});
+
+test.skipIf(!enabled)('popup and manage page screenshots', { timeout: 120_000 }, async () => {
+  const page = await browser.context.newPage();
+  await page.goto(pages.url('blog', '/2026/how-we-ship'));
+  await page.bringToFront();
+  const popup = await openPopupWindow(browser);
+  await popup.setViewportSize({ width: 408, height: 720 });
+  await popup.getByTestId('qr-code').waitFor();
+  await popup.getByRole('button', { name: '+ Launch' }).click();
+  await popup.getByLabel('Tags').fill('Blog');
+  await popup.getByLabel('Tags').press('Enter');
+  await popup.getByLabel('Title').fill('How we ship: a week in the life');
+  await popup.screenshot({ path: path.join(docs, 'extension-popup.png'), fullPage: true });
+  await popup.close();
+
+  const manage = await browser.context.newPage();
+  await manage.setViewportSize({ width: 1100, height: 820 });
+  await manage.goto(browser.url('tabs/manage.html'));
+  await manage.getByTestId('link-row').first().waitFor();
+  await manage.screenshot({ path: path.join(docs, 'extension-manage.png') });
+  await manage.getByRole('tab', { name: 'Tags' }).click();
+  await manage.getByTestId('tag-row-Launch').waitFor();
+  await manage.screenshot({ path: path.join(docs, 'extension-tags.png') });
+});

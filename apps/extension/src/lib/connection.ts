@@ -1,0 +1,52 @@
+import { createClient, type ShortlinksClient, ShortlinksError } from '@shortlinks/client';
+import type { Settings } from './settings.ts';
+
+export type ConnectionReport =
+  | { ok: true; links: number; linkLimit: number | null; tags: number; tagLimit: number | null }
+  | { ok: false; problem: 'unreachable' | 'unauthorized' | 'server'; message: string };
+
+export function clientFor(settings: Settings, fetchImpl?: typeof fetch): ShortlinksClient {
+  return createClient({ baseUrl: settings.serverUrl, apiKey: settings.apiKey, ...(fetchImpl ? { fetch: fetchImpl } : {}) });
+}
+
+/**
+ * "Test connection": one authenticated read of links and one of tags, reported as the plan's
+ * usage on success or the exact reason it failed.
+ */
+export async function testConnection(settings: Settings, fetchImpl?: typeof fetch): Promise<ConnectionReport> {
+  const client = clientFor(settings, fetchImpl);
+  try {
+    const [links, tags] = await Promise.all([client.links.list({ per_page: 1 }), client.tags.list()]);
+    return { ok: true, links: links.total, linkLimit: links.link_limit, tags: tags.tags.length, tagLimit: tags.tag_limit };
+  } catch (error) {
+    return describeConnectionFailure(error, settings.serverUrl);
+  }
+}
+
+export function describeConnectionFailure(error: unknown, serverUrl: string): ConnectionReport & { ok: false } {
+  if (error instanceof ShortlinksError) {
+    if (error.code === 'NETWORK_ERROR') {
+      return {
+        ok: false,
+        problem: 'unreachable',
+        message: `Could not reach ${serverUrl}. Check the address and that the server is running.`,
+      };
+    }
+    if (error.status === 401) {
+      return {
+        ok: false,
+        problem: 'unauthorized',
+        message: 'The server refused the API key (401 Unauthorized). Check the key, or ask for a new one.',
+      };
+    }
+    if (error.code === 'INTERNAL_ERROR' && error.status !== 500) {
+      return {
+        ok: false,
+        problem: 'server',
+        message: `No Shortlinks server answered at ${serverUrl} (HTTP ${error.status}). Check the address.`,
+      };
+    }
+    return { ok: false, problem: 'server', message: `The server answered ${error.status} ${error.code}: ${error.message}` };
+  }
+  return { ok: false, problem: 'server', message: String(error) };
+}

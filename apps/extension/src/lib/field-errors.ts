@@ -1,0 +1,72 @@
+import { ShortlinksError } from '@shortlinks/client';
+
+/** The inputs of the link form an error can be shown next to. */
+export type LinkFormField = 'title' | 'slug' | 'tags' | 'utm' | 'expires_at' | 'expiration_url' | 'comments' | 'destination_url';
+
+/** Where an error is shown (a field, or the form as a whole) and what it says to a person. */
+export interface FormError {
+  field: LinkFormField | 'form';
+  message: string;
+}
+
+const FIELD_OF_API_FIELD: Record<string, LinkFormField> = {
+  title: 'title',
+  slug: 'slug',
+  tag_ids: 'tags',
+  tag_names: 'tags',
+  utm: 'utm',
+  expires_at: 'expires_at',
+  expiration_url: 'expiration_url',
+  comments: 'comments',
+  destination_url: 'destination_url',
+};
+
+const LABELS: [RegExp, string][] = [
+  [/^utm\.(\w+)/, 'UTM $1'],
+  [/^destination_url\b/, 'The page address'],
+  [/^expiration_url\b/, 'The fallback address'],
+  [/^expires_at\b/, 'The expiry'],
+  [/^tag_names\b|^tag_ids\b/, 'Tags'],
+  [/^title\b/, 'The title'],
+  [/^slug\b/, 'The slug'],
+  [/^comments\b/, 'Comments'],
+];
+
+/** A server message such as `title must not be empty` in the form's words: `The title must not be empty.` */
+export function humanise(message: string): string {
+  let text = message.trim();
+  for (const [pattern, label] of LABELS) text = text.replace(pattern, label);
+  text = text.charAt(0).toUpperCase() + text.slice(1);
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
+/** Any failure of a save, placed at its field with a sentence a person understands. */
+export function formErrorOf(error: unknown): FormError {
+  if (!(error instanceof ShortlinksError)) return { field: 'form', message: 'Something went wrong. Please try again.' };
+  switch (error.code) {
+    case 'SLUG_TAKEN':
+      return { field: 'slug', message: 'This slug is already taken. Choose another one.' };
+    case 'SLUG_INVALID':
+      return { field: 'slug', message: `${humanise(error.message)} Use letters, digits, - and _ (up to 64 characters).` };
+    case 'TAG_NOT_FOUND':
+      return { field: 'tags', message: 'One of these tags no longer exists. Pick the tags again.' };
+    case 'PLAN_LIMIT_REACHED':
+      return { field: 'tags', message: 'Your plan allows no more tags. Pick existing tags, or delete unused ones in Manage.' };
+    case 'LINK_LIMIT_REACHED':
+      return { field: 'form', message: 'Your plan’s link limit is reached. Delete links you no longer need in Manage.' };
+    case 'LINK_NOT_FOUND':
+      return { field: 'form', message: 'This link no longer exists (it was deleted elsewhere).' };
+    case 'EXTERNAL_ID_TAKEN':
+      return { field: 'form', message: 'Another link already uses this external id.' };
+    case 'UNAUTHORIZED':
+      return { field: 'form', message: 'The server refused the API key. Check it in the extension’s options.' };
+    case 'NETWORK_ERROR':
+      return { field: 'form', message: 'The server could not be reached. Check your connection and the server address in the options.' };
+    case 'RATE_LIMITED':
+      return { field: 'form', message: 'Too many requests just now. Wait a moment and try again.' };
+    default: {
+      const field = error.field ? FIELD_OF_API_FIELD[error.field] : undefined;
+      return { field: field ?? 'form', message: humanise(error.message) };
+    }
+  }
+}

@@ -1,0 +1,140 @@
+/** @jsxRuntime automatic @jsxImportSource react */ // Parcel cannot read the React version from "catalog:" (docs/extension.md).
+import type { Link, ShortlinksClient, Tag } from '@shortlinks/client';
+import { useEffect, useState } from 'react';
+import { formErrorOf } from '../lib/field-errors.ts';
+import { LinkRow } from './LinkRow.tsx';
+import { fetchAllLinks, matchesSearch, pageCount, pageOf } from './link-search.ts';
+
+const PER_PAGE = 20;
+
+interface Listing {
+  links: Link[];
+  total: number;
+}
+
+/** The account's links, newest first: paginated, filtered by tag, searched; each editable and deletable. */
+export function LinksView({
+  client,
+  tags,
+  version,
+  onChanged,
+}: {
+  client: ShortlinksClient;
+  tags: Tag[];
+  /** Bumped by the page whenever links or tags changed, to fetch again. */
+  version: number;
+  onChanged: () => void;
+}) {
+  const [query, setQuery] = useState('');
+  const [tagId, setTagId] = useState('');
+  const [page, setPage] = useState(1);
+  const [listing, setListing] = useState<Listing>();
+  const [error, setError] = useState<string>();
+
+  useEffect(() => {
+    let current = true;
+    const tagIds = tagId === '' ? [] : [tagId];
+    const load = async (): Promise<Listing> => {
+      if (query.trim() === '') {
+        const result = await client.links.list({ page, per_page: PER_PAGE, ...(tagIds.length > 0 ? { tag_ids: tagIds } : {}) });
+        return { links: result.links, total: result.total };
+      }
+      const found = (await fetchAllLinks(client, tagIds)).filter((link) => matchesSearch(link, query));
+      return { links: pageOf(found, page, PER_PAGE), total: found.length };
+    };
+    // A short pause while typing, so a search is not fetched for every key.
+    const timer = setTimeout(
+      () => {
+        load().then(
+          (result) => {
+            if (!current) return;
+            setListing(result);
+            setError(undefined);
+          },
+          (caught) => {
+            if (current) setError(formErrorOf(caught).message);
+          },
+        );
+      },
+      query.trim() === '' ? 0 : 250,
+    );
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [client, query, tagId, page, version]);
+
+  const pages = pageCount(listing?.total ?? 0, PER_PAGE);
+  return (
+    <section aria-label="Links">
+      <div className="toolbar">
+        <input
+          className="input"
+          type="search"
+          aria-label="Search links"
+          placeholder="Search title, address or slug"
+          value={query}
+          onChange={(event) => {
+            setQuery(event.target.value);
+            setPage(1);
+          }}
+        />
+        <select
+          className="input"
+          style={{ maxWidth: 200 }}
+          aria-label="Filter by tag"
+          value={tagId}
+          onChange={(event) => {
+            setTagId(event.target.value);
+            setPage(1);
+          }}
+        >
+          <option value="">All tags</option>
+          {tags.map((tag) => (
+            <option key={tag.id} value={tag.id}>
+              {tag.name} ({tag.link_count})
+            </option>
+          ))}
+        </select>
+        <span className="muted" role="status" style={{ marginLeft: 'auto' }}>
+          {listing ? `${listing.total} ${listing.total === 1 ? 'link' : 'links'}` : ''}
+        </span>
+      </div>
+      {error ? (
+        <div className="banner error" role="alert">
+          {error}
+        </div>
+      ) : null}
+      {!listing && !error ? (
+        <div className="empty">
+          <div className="spinner" style={{ margin: '0 auto' }} role="status" aria-label="Loading links" />
+        </div>
+      ) : null}
+      {listing && listing.links.length === 0 ? (
+        <div className="empty">
+          {query || tagId ? 'No links match.' : 'No links yet. Open a page and click the Shortlinks button to shorten it.'}
+        </div>
+      ) : null}
+      {listing && listing.links.length > 0 ? (
+        <ul className="link-list">
+          {listing.links.map((link) => (
+            <LinkRow key={link.id} client={client} link={link} tags={tags} onChanged={onChanged} />
+          ))}
+        </ul>
+      ) : null}
+      {pages > 1 ? (
+        <nav className="pager" aria-label="Pages">
+          <button type="button" className="button small" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+            Previous
+          </button>
+          <span className="muted">
+            Page {page} of {pages}
+          </span>
+          <button type="button" className="button small" disabled={page >= pages} onClick={() => setPage(page + 1)}>
+            Next
+          </button>
+        </nav>
+      ) : null}
+    </section>
+  );
+}

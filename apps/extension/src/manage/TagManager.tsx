@@ -1,0 +1,144 @@
+/** @jsxRuntime automatic @jsxImportSource react */ // Parcel cannot read the React version from "catalog:" (docs/extension.md).
+import type { ShortlinksClient, Tag } from '@shortlinks/client';
+import type { TagColor } from '@shortlinks/contract';
+import { type FormEvent, useState } from 'react';
+import { tagErrorOf } from '../lib/tag-errors.ts';
+import { ColourPicker } from '../ui/ColourPicker.tsx';
+import { Field } from '../ui/Field.tsx';
+import { TagChip } from '../ui/TagChip.tsx';
+
+/** Create, rename, recolour and delete tags, with how many links carry each. */
+export function TagManager({ client, tags, onChanged }: { client: ShortlinksClient; tags: Tag[]; onChanged: () => void }) {
+  const [name, setName] = useState('');
+  const [color, setColor] = useState<TagColor>('indigo');
+  const [error, setError] = useState<{ name?: string; form?: string }>({});
+
+  const create = async (event: FormEvent) => {
+    event.preventDefault();
+    try {
+      await client.tags.create({ name, color });
+      setName('');
+      setError({});
+      onChanged();
+    } catch (caught) {
+      setError(tagErrorOf(caught));
+    }
+  };
+
+  return (
+    <section aria-label="Tags">
+      <form onSubmit={create} className="row" style={{ alignItems: 'flex-start', gap: 12, marginBottom: 16 }} aria-label="Create a tag">
+        <div style={{ width: 260 }}>
+          <Field label="New tag" error={error.name}>
+            {(props) => <input {...props} name="new_tag" value={name} onChange={(e) => setName(e.target.value)} placeholder="Name" />}
+          </Field>
+        </div>
+        <div className="field">
+          <span className="label">Colour</span>
+          <ColourPicker label="Colour of the new tag" value={color} onChange={setColor} />
+        </div>
+        <button type="submit" className="button primary" style={{ marginTop: 20 }}>
+          Add tag
+        </button>
+      </form>
+      {error.form ? (
+        <div className="banner error" role="alert">
+          {error.form}
+        </div>
+      ) : null}
+      {tags.length === 0 ? (
+        <div className="empty">No tags yet. Create one above, or type a new tag name on a link.</div>
+      ) : (
+        <table className="tag-table">
+          <thead>
+            <tr>
+              <th>Tag</th>
+              <th>Name</th>
+              <th>Colour</th>
+              <th>Links</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {tags.map((tag) => (
+              <TagRow key={tag.id} client={client} tag={tag} onChanged={onChanged} />
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+function TagRow({ client, tag, onChanged }: { client: ShortlinksClient; tag: Tag; onChanged: () => void }) {
+  const [name, setName] = useState(tag.name);
+  const [error, setError] = useState<{ name?: string; form?: string }>({});
+  const [confirming, setConfirming] = useState(false);
+
+  const save = async (change: { name?: string; color?: TagColor }) => {
+    try {
+      await client.tags.update({ id: tag.id, ...change });
+      setError({});
+      onChanged();
+    } catch (caught) {
+      setError(tagErrorOf(caught));
+    }
+  };
+  const remove = async () => {
+    try {
+      await client.tags.delete(tag.id);
+      onChanged();
+    } catch (caught) {
+      setError(tagErrorOf(caught));
+      setConfirming(false);
+    }
+  };
+
+  return (
+    <tr data-testid={`tag-row-${tag.name}`}>
+      <td>
+        <TagChip tag={tag} />
+      </td>
+      <td>
+        <form
+          className="row"
+          aria-label={`Rename ${tag.name}`}
+          onSubmit={(event) => {
+            event.preventDefault();
+            void save({ name });
+          }}
+        >
+          <Field label={`Name of ${tag.name}`} hideLabel error={error.name ?? error.form}>
+            {(props) => <input {...props} value={name} onChange={(e) => setName(e.target.value)} style={{ width: 200 }} />}
+          </Field>
+          {name !== tag.name ? (
+            <button type="submit" className="button small">
+              Rename
+            </button>
+          ) : null}
+        </form>
+      </td>
+      <td>
+        <ColourPicker label={`Colour of ${tag.name}`} value={tag.color} onChange={(color) => save({ color })} />
+      </td>
+      <td>{tag.link_count}</td>
+      <td style={{ textAlign: 'right' }}>
+        {confirming ? (
+          <span className="row" style={{ justifyContent: 'flex-end' }}>
+            <span className="muted">Remove from {tag.link_count} links?</span>
+            <button type="button" className="button small danger confirm" onClick={remove}>
+              Delete tag
+            </button>
+            <button type="button" className="button small" onClick={() => setConfirming(false)}>
+              Keep
+            </button>
+          </span>
+        ) : (
+          <button type="button" className="button small danger" onClick={() => setConfirming(true)} aria-label={`Delete ${tag.name}`}>
+            Delete
+          </button>
+        )}
+      </td>
+    </tr>
+  );
+}
