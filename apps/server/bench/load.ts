@@ -9,9 +9,10 @@ export interface LoadResult {
   non2xx: number;
   /**
    * Share of the round the servers' thread (this process's main thread) was busy, 0 to 1. Near 1,
-   * the server under test was the limit; well below 1, the load generator was.
+   * the server under test was the limit; well below 1, the load generator was. Measured for HTTP
+   * targets only.
    */
-  serverBusy: number;
+  serverBusy?: number;
 }
 
 /**
