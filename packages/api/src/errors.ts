@@ -66,7 +66,10 @@ export function fromZodError(error: ZodError): AppError {
   }
   const field = issue.path.length > 0 ? String(issue.path[0]) : 'body';
   if (field === 'body') return validationError('body', 'The body must be a JSON object');
-  const message = issue.code === 'invalid_type' && issue.input === undefined ? `${field} is required` : issue.message;
+  // Zod's own message for a field that was not sent ("expected string, received undefined");
+  // the contract's fields say "is required" themselves (see typeError in @shortlinks/contract).
+  const missing = issue.code === 'invalid_type' && issue.path.length === 1 && /received undefined$/.test(issue.message);
+  const message = missing ? `${field} is required` : issue.message;
   return new AppError(field === 'slug' ? 'SLUG_INVALID' : 'VALIDATION_ERROR', message, field);
 }
 
@@ -77,6 +80,8 @@ export function toAppError(error: unknown): AppError {
   if (error instanceof TRPCError) {
     if (error.cause instanceof AppError) return error.cause;
     if (error.cause instanceof ZodError) return fromZodError(error.cause);
+    // tRPC parses the body itself and reports malformed JSON as a BAD_REQUEST caused by JSON.parse.
+    if (error.cause instanceof SyntaxError) return new AppError('INVALID_JSON', 'The body is not valid JSON');
     switch (error.code) {
       case 'PARSE_ERROR':
         return new AppError('INVALID_JSON', 'The body is not valid JSON');
