@@ -84,6 +84,16 @@ describe('the pages a visitor sees', () => {
     }
   });
 
+  test('paths that are no slugs (a trailing slash, two segments, a reserved word) get the same HTML 404 page', async () => {
+    await createLink(alice, { slug: 'page-slash' });
+    for (const path of ['/page-slash/', '/a/b', '/api']) {
+      const response = await fetch(`${server.origin}${path}`, { redirect: 'manual' });
+      expect(response.status, path).toBe(404);
+      expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(await response.text()).toContain('Link not found');
+    }
+  });
+
   test('HEAD answers like GET, without a body', async () => {
     const link = await createLink(alice, { slug: 'head-live' });
     const get = await visit('head-live');
