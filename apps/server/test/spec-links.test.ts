@@ -143,6 +143,20 @@ describe('an expired link stays live (docs/api-decisions.md, expiry rules)', () 
 });
 
 describe('decisions where the spec is silent', () => {
+  test.each([
+    ['title', 'two\nlines'],
+    ['title', 'tab\there'],
+    ['title', 'line\u2028separator'],
+    ['external_id', 'crm\n1'],
+    ['external_id', 'nul\u0000'],
+  ])('%s with a control character or line break (%j) → 422, nothing saved', async (field, value) => {
+    const before = await countRows(server, 'link');
+    const response = await alice.call('POST', '/links', { title: 'x', destination_url: 'https://example.com/', [field]: value });
+    expect(response.status).toBe(422);
+    expect(response.body).toMatchObject({ code: 'VALIDATION_ERROR', field });
+    expect(await countRows(server, 'link')).toBe(before);
+  });
+
   test('comments that are empty after trimming mean no comments on create', async () => {
     const link = await createLink(alice, { comments: ' \n ' });
     expect(link).not.toHaveProperty('comments');

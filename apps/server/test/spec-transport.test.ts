@@ -1,3 +1,4 @@
+import { createClient, ShortlinksError } from '@shortlinks/client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { callApi, countRows, createAccount, createLink, startTestServer, type TestAccount, type TestServer } from './harness.ts';
 
@@ -75,6 +76,16 @@ describe('codes the spec does not list', () => {
     expect(response.status).toBe(413);
     expect(response.body).toEqual({ code: 'PAYLOAD_TOO_LARGE', message: expect.any(String) });
     expect(await countRows(server, 'link')).toBe(before);
+  });
+
+  test('the typed client reports a body over 64 KiB as PAYLOAD_TOO_LARGE 413', async () => {
+    const client = createClient({ baseUrl: server.origin, apiKey: alice.key });
+    const failure = await client.links.create({ title: 'Big', destination_url: 'https://example.com/', comments: 'x'.repeat(70_000) }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(ShortlinksError);
+    expect(failure).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', status: 413 });
   });
 
   test.each([
