@@ -175,6 +175,20 @@ describe('messages tell a missing field from a wrong one', () => {
   });
 });
 
+describe('tRPC batches', () => {
+  test("a batch keeps tRPC's own status (207 when mixed), and each failure carries its app code", async () => {
+    const link = await createLink(alice);
+    const input = encodeURIComponent(JSON.stringify({ 0: { id: link.id }, 1: { id: 'lnk_missing' } }));
+    const response = await fetch(`${server.origin}/trpc/links.get,links.get?batch=1&input=${input}`, {
+      headers: { authorization: `Bearer ${alice.key}` },
+    });
+    expect(response.status).toBe(207);
+    const [found, missing] = (await response.json()) as [{ result: { data: { id: string } } }, { error: { data: { appCode: string } } }];
+    expect(found.result.data.id).toBe(link.id);
+    expect(missing.error.data.appCode).toBe('LINK_NOT_FOUND');
+  });
+});
+
 describe('tRPC answers malformed JSON like REST', () => {
   test('POST /trpc/links.create with a broken body: 400 INVALID_JSON, nothing saved', async () => {
     const before = await countRows(server, 'link');
