@@ -145,6 +145,55 @@ describe('expiry changes apply to the very next request', () => {
   });
 });
 
+describe('the link change listener', () => {
+  const on = (target: TestServer, slug: string) => fetch(`${target.origin}/${slug}`, { redirect: 'manual' });
+  const listeners = async () => {
+    const rows = await server.orm.em
+      .fork()
+      .getConnection()
+      .execute("select pid from pg_stat_activity where datname = current_database() and query ilike 'listen %'");
+    return rows as { pid: number }[];
+  };
+  async function until(check: () => Promise<boolean>, what: string) {
+    const deadline = Date.now() + 5000;
+    while (!(await check())) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+
+  test('when its connection drops, changes missed meanwhile are not served stale, and it reconnects', async () => {
+    const other = await startTestServer({ databaseUrl: server.databaseUrl });
+    try {
+      const link = await createLink(alice, { slug: 'listener-drop', destination_url: 'https://example.com/v1' });
+      expect((await on(other, 'listener-drop')).headers.get('location')).toBe('https://example.com/v1');
+      expect(other.services.redirects.cache.get('listener-drop')).toBeDefined();
+
+      const before = await listeners();
+      expect(before).toHaveLength(2);
+      await server.orm.em
+        .fork()
+        .getConnection()
+        .execute(`select pg_terminate_backend(pid) from pg_stat_activity where pid in (${before.map((row) => row.pid).join(',')})`);
+      // The other server forgets what it cached, since announcements may now be missed.
+      await until(async () => other.services.redirects.cache.get('listener-drop') === undefined, 'the cache to be dropped');
+      await alice.call('PATCH', `/links/${link.id}`, { destination_url: 'https://example.com/v2' });
+      expect((await on(other, 'listener-drop')).headers.get('location')).toBe('https://example.com/v2');
+
+      // Both listeners come back, and announcements invalidate the other server's cache again.
+      await until(async () => (await listeners()).length === 2, 'the listeners to reconnect');
+      await until(async () => {
+        await on(other, 'listener-drop');
+        return other.services.redirects.cache.get('listener-drop') !== undefined;
+      }, 'caching to resume');
+      await alice.call('PATCH', `/links/${link.id}`, { destination_url: 'https://example.com/v3' });
+      await until(async () => (await on(other, 'listener-drop')).headers.get('location') === 'https://example.com/v3', 'the change');
+    } finally {
+      await other.close();
+    }
+  });
+});
+
 describe('GET /readyz', () => {
   test('answers 503 once the database is gone, while /healthz still answers 200', async () => {
     const databaseUrl = await createTestDatabase();
