@@ -185,6 +185,15 @@ describe('decisions where the spec is silent', () => {
     expect(link.tags).toHaveLength(10);
   });
 
+  test('an account at its tag limit can still rename, recolour and attach its tags', async () => {
+    const account = await createAccount(server, { tag_limit: 1 });
+    const tag = (await account.call('POST', '/tags', { name: 'only' })).body;
+    expect((await account.call('POST', '/tags', { name: 'second' })).body.code).toBe('PLAN_LIMIT_REACHED');
+    expect((await account.call('PATCH', `/tags/${tag.id}`, { name: 'Only one', color: 'lime' })).status).toBe(200);
+    const link = await createLink(account, { tag_names: ['ONLY ONE'] });
+    expect(link.tags).toEqual([{ id: tag.id, name: 'Only one', color: 'lime' }]);
+  });
+
   test('a tag given a colour does not advance the rotation', async () => {
     const account = await createAccount(server);
     const first = await account.call('POST', '/tags', { name: 'first' });
