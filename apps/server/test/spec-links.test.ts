@@ -142,6 +142,19 @@ describe('an expired link stays live (docs/api-decisions.md, expiry rules)', () 
   });
 });
 
+describe('plan limits (spec: Limits; link limits from docs/accounts.md)', () => {
+  test.each([
+    ['starter', 1000, 25],
+    ['trial', 1000, 200],
+    ['team', 50_000, 200],
+    ['unlimited', null, null],
+  ] as const)('%s: link_limit %s and tag_limit %s', async (plan, linkLimit, tagLimit) => {
+    const account = await createAccount(server, { plan });
+    expect((await account.call('GET', '/links')).body.link_limit).toBe(linkLimit);
+    expect((await account.call('GET', '/tags')).body.tag_limit).toBe(tagLimit);
+  });
+});
+
 describe('decisions where the spec is silent', () => {
   test.each([
     ['title', 'two\nlines'],
