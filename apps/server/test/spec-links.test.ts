@@ -198,6 +198,20 @@ describe('decisions where the spec is silent', () => {
     expect(link.tags).toHaveLength(10);
   });
 
+  test.each([
+    ['/links', 'title', { title: 'half \ud800 pair', destination_url: 'https://example.com/' }],
+    ['/links', 'comments', { title: 'x', destination_url: 'https://example.com/', comments: 'half \udfff' }],
+    ['/links', 'external_id', { title: 'x', destination_url: 'https://example.com/', external_id: '\ud83d' }],
+    ['/links', 'tag_names', { title: 'x', destination_url: 'https://example.com/', tag_names: ['\ud800'] }],
+    ['/tags', 'name', { name: 'half \ud800' }],
+  ])('POST %s with half of a surrogate pair in %s → 422, nothing saved', async (path, field, body) => {
+    const before = (await countRows(server, 'link')) + (await countRows(server, 'tag'));
+    const response = await alice.call('POST', path, body);
+    expect(response.status).toBe(422);
+    expect(response.body).toMatchObject({ code: 'VALIDATION_ERROR', field });
+    expect((await countRows(server, 'link')) + (await countRows(server, 'tag'))).toBe(before);
+  });
+
   test('an account at its tag limit can still rename, recolour and attach its tags', async () => {
     const account = await createAccount(server, { tag_limit: 1 });
     const tag = (await account.call('POST', '/tags', { name: 'only' })).body;
