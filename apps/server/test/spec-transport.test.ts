@@ -112,15 +112,6 @@ describe('codes the spec does not list', () => {
     expect(Object.keys(responses)).toEqual(expect.arrayContaining(['400', '413', '415']));
   });
 
-  test.each([['/links/ext_100%'], ['/links/ext_%E0%A4%A'], ['/tags/%zz']])(
-    'a path with a malformed %%-escape (%s) is 404 NOT_FOUND with the error body',
-    async (path) => {
-      const response = await alice.call('GET', path);
-      expect(response.status).toBe(404);
-      expect(response.body).toEqual({ code: 'NOT_FOUND', message: expect.any(String) });
-    },
-  );
-
   test('401 carries WWW-Authenticate: Bearer', async () => {
     const response = await callApi(server, undefined, 'GET', '/links');
     expect(response.status).toBe(401);
