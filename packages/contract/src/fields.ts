@@ -6,35 +6,31 @@ import { CONTROL_CHARACTER, CONTROL_CHARACTER_EXCEPT_BREAKS, charCount, LONE_SUR
 const wellFormed = (value: string) => !LONE_SURROGATE.test(value);
 const notWellFormed = (what: string) => `${what} must be valid Unicode text (it holds half of a surrogate pair)`;
 
-/**
- * The message for a value of the wrong type. Zod reports a missing field as a wrong type too,
- * and only this function still sees the input, so it alone can tell the two apart.
- */
-function typeError(what: string, expected: string) {
-  return (issue: { input?: unknown }) => (issue.input === undefined ? `${what} is required` : `${what} must be ${expected}`);
-}
-
 /** A string of at most `max` characters (code points). */
 function text(max: number, what: string) {
   return z
-    .string({ error: typeError(what, 'a string') })
+    .string({ error: `${what} must be a string` })
     .refine((value) => charCount(value) <= max, `${what} must be at most ${max} characters`)
     .meta({ maxLength: max });
 }
 
 function absoluteHttpUrl(what: string) {
-  return z
-    .string({ error: typeError(what, 'a string') })
-    .trim()
-    .min(1, `${what} is required`)
-    .max(LIMITS.urlChars, `${what} must be at most ${LIMITS.urlChars} characters`)
-    .refine(isHttpUrl, `${what} must be an absolute http:// or https:// URL`)
-    .meta({ format: 'uri', example: 'https://example.com/launch' });
+  return (
+    z
+      .string({ error: `${what} must be a string` })
+      .trim()
+      .min(1, `${what} is required`)
+      .max(LIMITS.urlChars, `${what} must be at most ${LIMITS.urlChars} characters`)
+      // A raw control character is never part of a real URL (they travel percent-encoded), and NUL
+      // could not even be stored.
+      .refine((value) => !CONTROL_CHARACTER.test(value), `${what} must not contain control characters`)
+      .refine(isHttpUrl, `${what} must be an absolute http:// or https:// URL`)
+      .meta({ format: 'uri', example: 'https://example.com/launch' })
+  );
 }
 
 function isHttpUrl(value: string): boolean {
-  // Control characters cannot be sent in the redirect's Location header.
-  if (!/^https?:\/\//i.test(value) || /\s/.test(value) || CONTROL_CHARACTER.test(value)) return false;
+  if (!/^https?:\/\//i.test(value) || /\s/.test(value)) return false;
   try {
     const url = new URL(value);
     return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
@@ -44,7 +40,7 @@ function isHttpUrl(value: string): boolean {
 }
 
 export const titleField = z
-  .string({ error: typeError('title', 'a string') })
+  .string({ error: 'title must be a string' })
   .trim()
   .min(1, 'title must not be empty')
   .refine((value) => charCount(value) <= LIMITS.titleChars, `title must be at most ${LIMITS.titleChars} characters`)
@@ -56,7 +52,7 @@ export const destinationUrlField = absoluteHttpUrl('destination_url');
 export const expirationUrlField = absoluteHttpUrl('expiration_url');
 
 export const slugField = z
-  .string({ error: typeError('slug', 'a string') })
+  .string({ error: 'slug must be a string' })
   .superRefine((slug, ctx) => {
     const problem = slugProblem(slug);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
@@ -65,16 +61,13 @@ export const slugField = z
 
 const utmValue = (key: string) => text(LIMITS.utmValueChars, `utm.${key}`).optional();
 export const utmField = z
-  .strictObject(
-    {
-      source: utmValue('source'),
-      medium: utmValue('medium'),
-      campaign: utmValue('campaign'),
-      content: utmValue('content'),
-      term: utmValue('term'),
-    },
-    { error: typeError('utm', 'an object') },
-  )
+  .strictObject({
+    source: utmValue('source'),
+    medium: utmValue('medium'),
+    campaign: utmValue('campaign'),
+    content: utmValue('content'),
+    term: utmValue('term'),
+  })
   .meta({
     id: 'Utm',
     description: 'Merged into destination_url as utm_* query parameters, replacing any of the same name.',
@@ -89,7 +82,7 @@ export const tagIdsField = z
   .meta({ example: ['tag_4hG7Qx2LpZ'] });
 
 export const tagNameField = z
-  .string({ error: typeError('name', 'a string') })
+  .string({ error: 'name must be a string' })
   .trim()
   .min(1, 'name must not be empty')
   .refine((value) => charCount(value) <= LIMITS.tagNameChars, `name must be at most ${LIMITS.tagNameChars} characters`)
@@ -121,7 +114,7 @@ export const expiresAtField = z
   .meta({ description: 'Unix milliseconds; in the future, at most 10 years ahead.', example: 1893456000000 });
 
 export const externalIdField = z
-  .string({ error: typeError('external_id', 'a string') })
+  .string({ error: 'external_id must be a string' })
   .trim()
   .min(1, 'external_id must not be empty')
   .refine((value) => charCount(value) <= LIMITS.externalIdChars, `external_id must be at most ${LIMITS.externalIdChars} characters`)
