@@ -53,7 +53,8 @@ fi
 
 # Dependencies: install when the lockfile or a manifest changed since the last install.
 stamp="$root/node_modules/.toolchain-stamp"
-want=$(cat "$root/pnpm-lock.yaml" "$root/pnpm-workspace.yaml" "$root"/package.json "$root"/*/*/package.json 2>/dev/null | cksum)
+# The workspace manifests only: node_modules/*/package.json appear with the install itself.
+want=$(cat "$root/pnpm-lock.yaml" "$root/pnpm-workspace.yaml" "$root"/package.json "$root"/apps/*/package.json "$root"/packages/*/package.json "$root"/tooling/*/package.json 2>/dev/null | cksum)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   say "installing dependencies"
   (cd "$root" && pnpm install --frozen-lockfile --reporter=append-only >&2)

@@ -31,9 +31,17 @@ async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   app.log.info({ signal }, 'shutting down');
-  await app.close();
-  await database.close();
-  process.exit(0);
+  let code = 0;
+  try {
+    await app.close();
+  } catch (error) {
+    // E.g. the database went away first: the last buffered clicks could not be written. The
+    // database is still stopped, and the exit code says something was lost.
+    app.log.error({ err: error }, 'shutdown did not complete cleanly');
+    code = 1;
+  }
+  await database.close().catch((error: unknown) => app.log.error({ err: error }, 'could not stop the database'));
+  process.exit(code);
 }
 process.on('SIGINT', () => shutdown('SIGINT'));
 process.on('SIGTERM', () => shutdown('SIGTERM'));

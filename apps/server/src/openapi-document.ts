@@ -19,7 +19,7 @@ const CREATE_ERRORS: ErrorCode[] = [
   'SLUG_INVALID',
 ];
 
-/** The error codes each operation can answer, beyond 401 (all) and 400/415 (those with a body). */
+/** The error codes each operation can answer, beyond 401 (all) and 400/413/415 (those with a body). */
 const ERRORS_BY_PROCEDURE: Record<string, ErrorCode[]> = {
   'links.create': CREATE_ERRORS,
   'links.upsert': CREATE_ERRORS,
@@ -44,6 +44,7 @@ const ERROR_EXAMPLES: Partial<Record<ErrorCode, ErrorBody>> = {
   SLUG_TAKEN: { code: 'SLUG_TAKEN', message: 'The slug "launch" is already in use', field: 'slug' },
   EXTERNAL_ID_TAKEN: { code: 'EXTERNAL_ID_TAKEN', message: 'Another live link of the account has that external_id', field: 'external_id' },
   TAG_NAME_TAKEN: { code: 'TAG_NAME_TAKEN', message: 'Another tag of the account is named "News" (ignoring case)', field: 'name' },
+  PAYLOAD_TOO_LARGE: { code: 'PAYLOAD_TOO_LARGE', message: 'The request body is too large' },
   UNSUPPORTED_MEDIA_TYPE: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Send the body as JSON with Content-Type: application/json' },
   SLUG_INVALID: { code: 'SLUG_INVALID', message: '"docs" is a reserved word and cannot be used as a slug', field: 'slug' },
   VALIDATION_ERROR: { code: 'VALIDATION_ERROR', message: 'title must not be empty', field: 'title' },
@@ -103,7 +104,7 @@ export function buildOpenApiDocument(router: AppRouter, baseUrl: string): OpenAP
     }
     const hasBody = meta.openapi.method === 'POST' || meta.openapi.method === 'PATCH';
     const codes: ErrorCode[] = [
-      ...(hasBody ? (['INVALID_JSON', 'UNSUPPORTED_MEDIA_TYPE'] as const) : []),
+      ...(hasBody ? (['INVALID_JSON', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'] as const) : []),
       'UNAUTHORIZED',
       ...(ERRORS_BY_PROCEDURE[name] ?? []),
     ];

@@ -6,12 +6,20 @@ import path from 'node:path';
 
 const serverDir = path.resolve(import.meta.dirname, '..');
 
-/** Runs the server's real entry point (what `pnpm start` runs) as a child process. */
-export function startServerProcess(env: Record<string, string>): { child: ChildProcess; output: () => string } {
+/**
+ * Runs the server's real entry point (what `pnpm start` runs) as a child process. With
+ * `processGroup`, it leads a process group of its own, as in a terminal, so a test can send a
+ * signal to the whole group the way Ctrl-C does.
+ */
+export function startServerProcess(
+  env: Record<string, string>,
+  { processGroup = false }: { processGroup?: boolean } = {},
+): { child: ChildProcess; output: () => string } {
   const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', 'src/main.ts'], {
     cwd: serverDir,
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: processGroup,
   });
   let text = '';
   child.stdout?.on('data', (chunk) => {

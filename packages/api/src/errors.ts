@@ -55,8 +55,12 @@ const UNCHANGEABLE_FIELDS: Record<string, string> = {
   external_id: 'external_id cannot be changed here; POST /links/upsert can set it',
 };
 
-/** Turns an input validation failure into the spec's error: the first problem, with its top-level field. */
-export function fromZodError(error: ZodError): AppError {
+/**
+ * Turns an input validation failure into the spec's error: the first problem, with its top-level
+ * field. `input` (the request as sent, when known) tells a field that was not sent from one sent
+ * with the wrong type, which Zod reports alike.
+ */
+export function fromZodError(error: ZodError, input?: unknown): AppError {
   const issue = error.issues[0];
   if (!issue) return new AppError('VALIDATION_ERROR', 'The request is invalid', 'body');
   if (issue.code === 'unrecognized_keys') {
@@ -66,17 +70,29 @@ export function fromZodError(error: ZodError): AppError {
   }
   const field = issue.path.length > 0 ? String(issue.path[0]) : 'body';
   if (field === 'body') return validationError('body', 'The body must be a JSON object');
-  const message = issue.code === 'invalid_type' && issue.input === undefined ? `${field} is required` : issue.message;
+  const sent = typeof input === 'object' && input !== null && Object.hasOwn(input, field);
+  let message = issue.message;
+  if (issue.code === 'invalid_type' && issue.path.length === 1 && (input === undefined ? /received undefined$/.test(message) : !sent)) {
+    message = `${field} is required`;
+  } else if (issue.code === 'invalid_type' && message.startsWith('Invalid input')) {
+    // Zod's own wording ("Invalid input: expected object, received null"), in the API's.
+    message = `${issue.path.join('.')} must be ${/^[aeiou]/.test(issue.expected) ? 'an' : 'a'} ${issue.expected}`;
+  }
   return new AppError(field === 'slug' ? 'SLUG_INVALID' : 'VALIDATION_ERROR', message, field);
 }
 
-/** The AppError behind any error a procedure or a transport raised; unknown failures become INTERNAL_ERROR. */
-export function toAppError(error: unknown): AppError {
+/**
+ * The AppError behind any error a procedure or a transport raised; unknown failures become
+ * INTERNAL_ERROR. `input` is the request's input, when known (see {@link fromZodError}).
+ */
+export function toAppError(error: unknown, input?: unknown): AppError {
   if (error instanceof AppError) return error;
-  if (error instanceof ZodError) return fromZodError(error);
+  if (error instanceof ZodError) return fromZodError(error, input);
   if (error instanceof TRPCError) {
     if (error.cause instanceof AppError) return error.cause;
-    if (error.cause instanceof ZodError) return fromZodError(error.cause);
+    if (error.cause instanceof ZodError) return fromZodError(error.cause, input);
+    // tRPC parses the body itself and reports malformed JSON as a BAD_REQUEST caused by JSON.parse.
+    if (error.cause instanceof SyntaxError) return new AppError('INVALID_JSON', 'The body is not valid JSON');
     switch (error.code) {
       case 'PARSE_ERROR':
         return new AppError('INVALID_JSON', 'The body is not valid JSON');

@@ -12,8 +12,8 @@ const t = initTRPC
   .create({
     // Both transports report the app's code, field and status in `data` (see apps/server's
     // error rewriting for REST, and packages/client for typed errors).
-    errorFormatter({ shape, error }) {
-      const app = toAppError(error);
+    errorFormatter({ shape, error, input }) {
+      const app = toAppError(error, input);
       return {
         ...shape,
         message: app.message,

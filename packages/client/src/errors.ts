@@ -25,6 +25,17 @@ interface ServerErrorData {
   httpStatus?: number;
 }
 
+/** The code of an error answer that carries no app code, by its HTTP status. */
+const CODE_BY_STATUS: Partial<Record<number, ErrorCode>> = {
+  401: 'UNAUTHORIZED',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'RATE_LIMITED',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
 /** The ShortlinksError behind anything a tRPC call threw. */
 export function toShortlinksError(error: unknown): ShortlinksError {
   if (error instanceof ShortlinksError) return error;
@@ -37,7 +48,10 @@ export function toShortlinksError(error: unknown): ShortlinksError {
     if (status === undefined) {
       return new ShortlinksError('NETWORK_ERROR', `The server could not be reached: ${error.message}`, 0, undefined, { cause: error });
     }
-    return new ShortlinksError(status === 401 ? 'UNAUTHORIZED' : 'INTERNAL_ERROR', error.message, status, undefined, { cause: error });
+    // An answer without the app's error data: the server refused the request before the API ran
+    // (a body over the size limit), or a proxy answered. The status still says what happened.
+    const code = CODE_BY_STATUS[status] ?? 'INTERNAL_ERROR';
+    return new ShortlinksError(code, `The server answered ${status} (${code})`, status, undefined, { cause: error });
   }
   return new ShortlinksError('NETWORK_ERROR', error instanceof Error ? error.message : String(error), 0, undefined, { cause: error });
 }

@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { LIMITS, TAG_COLORS } from './limits.ts';
 import { slugProblem } from './slug.ts';
-import { CONTROL_CHARACTER, CONTROL_CHARACTER_EXCEPT_BREAKS, charCount } from './text-rules.ts';
+import { CONTROL_CHARACTER, CONTROL_CHARACTER_EXCEPT_BREAKS, charCount, LONE_SURROGATE } from './text-rules.ts';
+
+const wellFormed = (value: string) => !LONE_SURROGATE.test(value);
+const notWellFormed = (what: string) => `${what} must be valid Unicode text (it holds half of a surrogate pair)`;
 
 /** A string of at most `max` characters (code points). */
 function text(max: number, what: string) {
@@ -12,13 +15,18 @@ function text(max: number, what: string) {
 }
 
 function absoluteHttpUrl(what: string) {
-  return z
-    .string({ error: `${what} must be a string` })
-    .trim()
-    .min(1, `${what} is required`)
-    .max(LIMITS.urlChars, `${what} must be at most ${LIMITS.urlChars} characters`)
-    .refine(isHttpUrl, `${what} must be an absolute http:// or https:// URL`)
-    .meta({ format: 'uri', example: 'https://example.com/launch' });
+  return (
+    z
+      .string({ error: `${what} must be a string` })
+      .trim()
+      .min(1, `${what} is required`)
+      .max(LIMITS.urlChars, `${what} must be at most ${LIMITS.urlChars} characters`)
+      // A raw control character is never part of a real URL (they travel percent-encoded), and NUL
+      // could not even be stored.
+      .refine((value) => !CONTROL_CHARACTER.test(value), `${what} must not contain control characters`)
+      .refine(isHttpUrl, `${what} must be an absolute http:// or https:// URL`)
+      .meta({ format: 'uri', example: 'https://example.com/launch' })
+  );
 }
 
 function isHttpUrl(value: string): boolean {
@@ -32,11 +40,12 @@ function isHttpUrl(value: string): boolean {
 }
 
 export const titleField = z
-  .string({ error: 'title is required and must be a string' })
+  .string({ error: 'title must be a string' })
   .trim()
   .min(1, 'title must not be empty')
   .refine((value) => charCount(value) <= LIMITS.titleChars, `title must be at most ${LIMITS.titleChars} characters`)
   .refine((value) => !CONTROL_CHARACTER.test(value), 'title must not contain control characters or line breaks')
+  .refine(wellFormed, notWellFormed('title'))
   .meta({ maxLength: LIMITS.titleChars, example: 'Spring launch' });
 
 export const destinationUrlField = absoluteHttpUrl('destination_url');
@@ -78,6 +87,7 @@ export const tagNameField = z
   .min(1, 'name must not be empty')
   .refine((value) => charCount(value) <= LIMITS.tagNameChars, `name must be at most ${LIMITS.tagNameChars} characters`)
   .refine((value) => !CONTROL_CHARACTER.test(value), 'name must not contain control characters or line breaks')
+  .refine(wellFormed, notWellFormed('name'))
   .meta({ maxLength: LIMITS.tagNameChars, example: 'Campaigns' });
 
 export const tagNamesField = z
@@ -93,6 +103,7 @@ export const commentsField = z
     (value) => !CONTROL_CHARACTER_EXCEPT_BREAKS.test(value),
     'comments must not contain control characters other than line breaks and tabs',
   )
+  .refine(wellFormed, notWellFormed('comments'))
   .nullable()
   .meta({ maxLength: LIMITS.commentsChars });
 
@@ -108,6 +119,7 @@ export const externalIdField = z
   .min(1, 'external_id must not be empty')
   .refine((value) => charCount(value) <= LIMITS.externalIdChars, `external_id must be at most ${LIMITS.externalIdChars} characters`)
   .refine((value) => !CONTROL_CHARACTER.test(value), 'external_id must not contain control characters')
+  .refine(wellFormed, notWellFormed('external_id'))
   .meta({ maxLength: LIMITS.externalIdChars, example: 'crm-4711' });
 
 export const tagColorField = z.enum(TAG_COLORS, { error: `color must be one of ${TAG_COLORS.join(', ')}` });

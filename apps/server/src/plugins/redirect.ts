@@ -14,6 +14,9 @@ export async function redirectPlugin(app: FastifyInstance, { services }: { servi
   const page = (reply: FastifyReply, status: number, html: string) =>
     reply.code(status).header('cache-control', 'no-store').header('x-robots-tag', 'noindex').type('text/html; charset=utf-8').send(html);
 
+  // Paths that are not slugs either (`/launch/`, `/a/b`): a visitor gets the same page as for an
+  // unknown slug, not Fastify's JSON error. /api/v1 answers its own 404s.
+  app.setNotFoundHandler((_request, reply) => page(reply, 404, NOT_FOUND_PAGE));
   app.get('/', async (_request, reply) => reply.type('text/html; charset=utf-8').send(HOME_PAGE));
   app.get('/favicon.ico', async (_request, reply) => reply.code(204).send());
   app.get('/robots.txt', async (_request, reply) => reply.type('text/plain').send('User-agent: *\nAllow: /\n'));

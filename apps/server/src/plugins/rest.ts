@@ -6,6 +6,7 @@ import { fromFastifyError } from './error-body.ts';
 export const REST_PREFIX = '/api/v1';
 
 const UNAUTHORIZED = new AppError('UNAUTHORIZED', 'Send a valid API key as "Authorization: Bearer <key>"');
+const UNSUPPORTED_MEDIA_TYPE = new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with Content-Type: application/json');
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -34,10 +35,15 @@ export async function restPlugin(app: FastifyInstance, { services }: { services:
   // Many HTTP clients send `Content-Type: application/json` on every request, DELETE included, with
   // no body. An empty body is fine where none is expected (GET, DELETE) and invalid JSON elsewhere.
   const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
+  // Only JSON is parsed: a body of any other type is 415 UNSUPPORTED_MEDIA_TYPE (docs/api-decisions.md).
+  app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (body === '' && (request.method === 'DELETE' || request.method === 'GET')) return done(null, undefined);
     return parseJson(request, body.toString(), done);
+  });
+  app.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '' && (request.method === 'DELETE' || request.method === 'GET')) return done(null, undefined);
+    return done(UNSUPPORTED_MEDIA_TYPE);
   });
 
   // A JSON body that is not an object (`null`, `[]`, `"x"`) is valid JSON but no request.

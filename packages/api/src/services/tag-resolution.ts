@@ -44,6 +44,8 @@ export async function assertTagRoom(db: Db, account: LockedAccount, adding: numb
  * The tags a link should carry (spec: "Tags on links"): tag_ids must be the account's tags
  * (404 TAG_NOT_FOUND otherwise); tag_names match ignoring case, and the unmatched are created
  * with rotation colours, counting toward the tag limit. The account row must be locked.
+ * The tags found are locked against deletion (FOR KEY SHARE) until the link is written: a tag
+ * deleted meanwhile is then either not found or still there when the link takes it.
  */
 export async function resolveTags(
   db: Db,
@@ -60,6 +62,7 @@ export async function resolveTags(
       .select(['id', 'name', 'color'])
       .where('account_id', '=', account.id)
       .where('id', 'in', ids)
+      .forKeyShare()
       .execute();
     const missing = ids.find((id) => !found.some((tag) => tag.id === id));
     if (missing !== undefined) throw new AppError('TAG_NOT_FOUND', `Tag ${missing} is not one of the account's tags`);
@@ -69,9 +72,13 @@ export async function resolveTags(
   const names = uniqueIgnoringCase(tagNames ?? []);
   if (names.length > 0) {
     const { rows: matches } = await sql<{ requested: string; id: string | null; name: string | null; color: string | null }>`
-      select r.requested, tag.id, tag.name, tag.color
+      select r.requested, matched.id, matched.name, matched.color
       from unnest(${names}::text[]) with ordinality as r(requested, position)
-      left join tag on tag.account_id = ${account.id} and lower(tag.name) = lower(r.requested)
+      left join lateral (
+        select tag.id, tag.name, tag.color from tag
+        where tag.account_id = ${account.id} and lower(tag.name) = lower(r.requested)
+        for key share
+      ) matched on true
       order by r.position`.execute(db);
     const unmatched = matches.filter((row) => row.id === null).map((row) => row.requested);
     for (const row of matches) {
