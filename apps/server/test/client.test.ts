@@ -295,6 +295,14 @@ describe('client errors are ShortlinksError with the spec code, field and status
     });
   });
 
+  test('an address that is not a Shortlinks server gives its status and code, not NETWORK_ERROR', async () => {
+    // The short domain's HTML 404 page answers for any path that is not the API's.
+    const elsewhere = createClient({ baseUrl: `${server.origin}/not-the-api`, apiKey: alice.key });
+    const error = await failure(elsewhere.links.list());
+    expect(error).toMatchObject({ code: 'NOT_FOUND', status: 404 });
+    expect(error.message).toContain('Shortlinks server');
+  });
+
   test('a misspelt field is a compile-time error (tsc) and a VALIDATION_ERROR at run time', async () => {
     const before = await countRows(server, 'link');
     const error = await failure(

@@ -39,7 +39,9 @@ function servedPaths(app: FastifyInstance): string[] {
     const match = /^([│ ]*)[└├]── (.+?)(?: \(([^)]*)\))?$/.exec(line);
     if (!match) continue;
     const depth = (match[1] ?? '').length / 4;
-    const path = (prefixes[depth - 1] ?? '') + match[2];
+    // With routes of several methods (CORS answers OPTIONS on every path), the tree hangs under
+    // an unnamed root node.
+    const path = ((prefixes[depth - 1] ?? '') + match[2]).replace('(empty root node)', '');
     prefixes[depth] = path;
     prefixes.length = depth + 1;
     if (match[3]) paths.push(path);

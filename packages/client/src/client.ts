@@ -1,6 +1,6 @@
 import type { AppRouter, RouterInputs, RouterOutputs } from '@shortlinks/api';
 import { createTRPCClient, httpLink } from '@trpc/client';
-import { toShortlinksError } from './errors.ts';
+import { refuseNonJsonAnswers, toShortlinksError } from './errors.ts';
 
 export interface ClientOptions {
   /** The server's origin, e.g. `https://links.example.com` (the client adds `/trpc`). */
@@ -25,7 +25,7 @@ export function createClient({ baseUrl, apiKey, fetch }: ClientOptions) {
       httpLink({
         url: `${baseUrl.replace(/\/+$/, '')}/trpc`,
         headers: () => ({ authorization: `Bearer ${apiKey}` }),
-        ...(fetch ? { fetch } : {}),
+        fetch: refuseNonJsonAnswers(fetch ?? ((input, init) => globalThis.fetch(input, init))),
       }),
     ],
   });

@@ -36,9 +36,30 @@ const CODE_BY_STATUS: Partial<Record<number, ErrorCode>> = {
   503: 'SERVICE_UNAVAILABLE',
 };
 
+/**
+ * A fetch that refuses answers that are not JSON (an HTML error page, a proxy's answer, another
+ * server at that address): tRPC would fail to parse them and report no status at all, so the
+ * caller could not tell "wrong address" from "unreachable".
+ */
+export function refuseNonJsonAnswers(fetchImpl: typeof globalThis.fetch): typeof globalThis.fetch {
+  return async (input, init) => {
+    const response = await fetchImpl(input, init);
+    if (!/\bjson\b/i.test(response.headers.get('content-type') ?? '')) {
+      const code = CODE_BY_STATUS[response.status] ?? 'INTERNAL_ERROR';
+      throw new ShortlinksError(
+        code,
+        `The server answered ${response.status} without the API's JSON: is this a Shortlinks server?`,
+        response.status,
+      );
+    }
+    return response;
+  };
+}
+
 /** The ShortlinksError behind anything a tRPC call threw. */
 export function toShortlinksError(error: unknown): ShortlinksError {
   if (error instanceof ShortlinksError) return error;
+  if (error instanceof TRPCClientError && error.cause instanceof ShortlinksError) return error.cause;
   if (error instanceof TRPCClientError) {
     const data = error.data as ServerErrorData | undefined;
     if (data?.appCode) {

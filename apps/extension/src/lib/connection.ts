@@ -39,7 +39,8 @@ export function describeConnectionFailure(error: unknown, serverUrl: string): Co
         message: 'The server refused the API key (401 Unauthorized). Check the key, or ask for a new one.',
       };
     }
-    if (error.code === 'INTERNAL_ERROR' && error.status !== 500) {
+    // Not the API's answer: a 404 for the /trpc path, or a non-JSON page (the client says so).
+    if (error.code === 'NOT_FOUND' || (error.code === 'INTERNAL_ERROR' && error.status !== 500)) {
       return {
         ok: false,
         problem: 'server',
