@@ -1,0 +1,328 @@
+import type { ClickEvent, VisitorAgent } from '@shortlinks/api';
+import { createClient } from '@shortlinks/client';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createAccount, createLink, getLink, startTestServer, type TestAccount, type TestServer } from './harness.ts';
+
+const BROWSER = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
+const PHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1';
+const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+
+const DESKTOP_CHROME: VisitorAgent = { device: 'desktop', browser: 'Chrome', os: 'Windows' };
+const PHONE_SAFARI: VisitorAgent = { device: 'mobile', browser: 'Safari', os: 'iOS' };
+
+const at = (day: number, hour: number, minute = 0, second = 0) => Date.UTC(2026, 9, day, hour, minute, second);
+
+let server: TestServer;
+let alice: TestAccount;
+let bob: TestAccount;
+
+beforeAll(async () => {
+  server = await startTestServer({ countryHeader: 'cf-ipcountry' });
+  alice = await createAccount(server);
+  bob = await createAccount(server);
+});
+afterAll(() => server.close());
+
+/** A click recorded as the redirect records it, at a chosen time; `visitor` stands for an IP address. */
+function click(linkId: string, when: number, visitor: string, extra: Partial<ClickEvent> = {}) {
+  server.services.clicks.record({
+    linkId,
+    at: when,
+    referrerHost: null,
+    agent: DESKTOP_CHROME,
+    country: null,
+    clientIp: visitor,
+    userAgent: BROWSER,
+    ...extra,
+  });
+}
+
+const query = (params: Record<string, string | number>) =>
+  `?${new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]))}`;
+
+describe('clicks through the redirect', () => {
+  test('GET /links/{id}/stats: device, browser, OS, referrer host and country of real visits; bots not counted', async () => {
+    const link = await createLink(alice, { slug: 'stats-web' });
+    const visit = (headers: Record<string, string>) => fetch(`${server.origin}/stats-web`, { redirect: 'manual', headers });
+    for (let i = 0; i < 3; i++) await visit({ 'user-agent': PHONE, referer: 'https://News.Example.org/item?id=7', 'cf-ipcountry': 'DE' });
+    for (let i = 0; i < 2; i++) await visit({ 'user-agent': BROWSER, 'cf-ipcountry': 'XX' });
+    await visit({ 'user-agent': GOOGLEBOT, 'cf-ipcountry': 'US' });
+    await server.services.clicks.flush();
+
+    const response = await alice.call('GET', `/links/${link.id}/stats`);
+    expect(response.status).toBe(200);
+    const stats = response.body;
+    // Two visitors: one IP (loopback) with two User-Agents.
+    expect(stats.totals).toEqual({ clicks: 5, unique_visitors: 2 });
+    expect((await getLink(alice, link.id)).click_count).toBe(5);
+    expect(stats.interval).toBe('day');
+    expect(stats.tz).toBe('UTC');
+    // Default: the 30 days before now, rounded out to whole UTC days.
+    expect(stats.series).toHaveLength(31);
+    expect(stats.series.at(-1)).toMatchObject({ clicks: 5, unique_visitors: 2 });
+    expect(stats.breakdowns).toMatchObject({
+      referrers: [
+        { value: 'news.example.org', clicks: 3 },
+        { value: null, clicks: 2 },
+      ],
+      devices: [
+        { value: 'mobile', clicks: 3 },
+        { value: 'desktop', clicks: 2 },
+      ],
+      browsers: [
+        { value: 'Safari', clicks: 3 },
+        { value: 'Chrome', clicks: 2 },
+      ],
+      operating_systems: [
+        { value: 'iOS', clicks: 3 },
+        { value: 'Windows', clicks: 2 },
+      ],
+      countries: [
+        { value: 'DE', clicks: 3 },
+        { value: null, clicks: 2 },
+      ],
+    });
+    expect(stats).not.toHaveProperty('top_links');
+  });
+
+  test('raw click events keep a daily visitor hash, never the IP address', async () => {
+    const rows = await server.orm.em.fork().getConnection().execute(`select * from click where visitor is not null`);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(JSON.stringify(rows)).not.toContain('127.0.0.1');
+  });
+});
+
+describe('statistics of a known set of clicks (October 2026)', () => {
+  let a: { id: string; external_id: string };
+  let b: { id: string };
+  let untagged: { id: string };
+  let deleted: { id: string };
+  let tag: { id: string };
+
+  beforeAll(async () => {
+    tag = (await bob.call('POST', '/tags', { name: 'Campaign' })).body;
+    a = await createLink(bob, { title: 'Alpha', slug: 'alpha', tag_ids: [tag.id], external_id: 'crm-a' });
+    b = await createLink(bob, { title: 'Beta', slug: 'beta', tag_ids: [tag.id] });
+    untagged = await createLink(bob, { title: 'Gamma', slug: 'gamma' });
+    deleted = await createLink(bob, { title: 'Delta', slug: 'delta', tag_ids: [tag.id] });
+
+    const fr = { country: 'FR', referrerHost: 'news.example.org' };
+    click(a.id, at(1, 10, 15), 'v1', fr);
+    click(a.id, at(1, 10, 15, 30), 'v1', fr);
+    click(a.id, at(1, 23, 40), 'v2', { country: 'US', agent: PHONE_SAFARI, userAgent: PHONE });
+    click(a.id, at(2, 0, 10), 'v1', fr); // a new UTC day: v1 counts again
+    click(a.id, at(2, 18, 45), 'v3', { country: 'US' });
+    click(b.id, at(1, 12), 'v1', { country: 'US' });
+    click(b.id, at(3, 5), 'v4', { country: 'US', agent: PHONE_SAFARI, userAgent: PHONE });
+    click(untagged.id, at(1, 9), 'v5');
+    click(deleted.id, at(1, 9), 'v6', { country: 'DE' });
+    await server.services.clicks.flush();
+    expect((await bob.call('DELETE', `/links/${deleted.id}`)).status).toBe(204);
+  });
+
+  test('a link: daily series with empty days as 0, totals, uniques once per UTC day', async () => {
+    const response = await bob.call('GET', `/links/${a.id}/stats${query({ start: at(1, 0), end: at(4, 0) })}`);
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({
+      start: at(1, 0),
+      end: at(4, 0),
+      interval: 'day',
+      tz: 'UTC',
+      totals: { clicks: 5, unique_visitors: 4 },
+      series: [
+        { start: at(1, 0), clicks: 3, unique_visitors: 2 },
+        { start: at(2, 0), clicks: 2, unique_visitors: 2 },
+        { start: at(3, 0), clicks: 0, unique_visitors: 0 },
+      ],
+    });
+    expect(response.body.breakdowns).toEqual({
+      start: at(1, 0),
+      end: at(4, 0),
+      referrers: [
+        { value: 'news.example.org', clicks: 3 },
+        { value: null, clicks: 2 },
+      ],
+      devices: [
+        { value: 'desktop', clicks: 4 },
+        { value: 'mobile', clicks: 1 },
+      ],
+      browsers: [
+        { value: 'Chrome', clicks: 4 },
+        { value: 'Safari', clicks: 1 },
+      ],
+      operating_systems: [
+        { value: 'Windows', clicks: 4 },
+        { value: 'iOS', clicks: 1 },
+      ],
+      countries: [
+        { value: 'FR', clicks: 3 },
+        { value: 'US', clicks: 2 },
+      ],
+    });
+  });
+
+  test('the same link by ext_ id; hourly buckets; the range is rounded out to whole buckets', async () => {
+    const response = await bob.call('GET', `/links/ext_crm-a/stats${query({ start: at(1, 10, 30), end: at(1, 12, 1), interval: 'hour' })}`);
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({
+      start: at(1, 10),
+      end: at(1, 13),
+      interval: 'hour',
+      totals: { clicks: 2, unique_visitors: 1 },
+      series: [
+        { start: at(1, 10), clicks: 2, unique_visitors: 1 },
+        { start: at(1, 11), clicks: 0, unique_visitors: 0 },
+        { start: at(1, 12), clicks: 0, unique_visitors: 0 },
+      ],
+    });
+    // Breakdowns count the whole UTC day.
+    expect(response.body.breakdowns).toMatchObject({
+      start: at(1, 0),
+      end: at(2, 0),
+      devices: [
+        { value: 'desktop', clicks: 2 },
+        { value: 'mobile', clicks: 1 },
+      ],
+    });
+  });
+
+  test('tz: day buckets start at local midnight (America/New_York, UTC−4 in October)', async () => {
+    const response = await bob.call('GET', `/links/${a.id}/stats${query({ start: at(1, 4), end: at(3, 4), tz: 'America/New_York' })}`);
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({
+      start: at(1, 4),
+      end: at(3, 4),
+      tz: 'America/New_York',
+      // Oct 1 local: 10:15Z ×2, 23:40Z, 00:10Z (Oct 2 UTC: v1's second UTC day). Oct 2 local: 18:45Z.
+      series: [
+        { start: at(1, 4), clicks: 4, unique_visitors: 3 },
+        { start: at(2, 4), clicks: 1, unique_visitors: 1 },
+      ],
+      totals: { clicks: 5, unique_visitors: 4 },
+    });
+  });
+
+  test('tz with a half-hour offset (Asia/Kolkata): a day holds the hours that start within it', async () => {
+    const response = await bob.call(
+      'GET',
+      `/links/${a.id}/stats${query({ start: at(1, 18, 30), end: at(2, 18, 30), tz: 'asia/kolkata' })}`,
+    );
+    expect(response.status).toBe(200);
+    // Oct 2 local is 18:30Z Oct 1 – 18:30Z Oct 2; its hours are 19:00Z Oct 1 – 19:00Z Oct 2, so the
+    // click at 18:45Z Oct 2 (00:15 Oct 3 local) is in it, and 23:40Z and 00:10Z too.
+    expect(response.body).toMatchObject({
+      tz: 'Asia/Kolkata',
+      start: at(1, 18, 30),
+      end: at(2, 18, 30),
+      series: [{ start: at(1, 18, 30), clicks: 3, unique_visitors: 3 }],
+    });
+  });
+
+  test('a tag: only the live links carrying it; top links', async () => {
+    const response = await bob.call('GET', `/tags/${tag.id}/stats${query({ start: at(1, 0), end: at(4, 0) })}`);
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({
+      totals: { clicks: 7, unique_visitors: 6 },
+      series: [
+        { start: at(1, 0), clicks: 4, unique_visitors: 3 },
+        { start: at(2, 0), clicks: 2, unique_visitors: 2 },
+        { start: at(3, 0), clicks: 1, unique_visitors: 1 },
+      ],
+      top_links: [
+        { id: a.id, slug: 'alpha', short_url: 'https://sho.rt/alpha', title: 'Alpha', clicks: 5 },
+        { id: b.id, slug: 'beta', short_url: 'https://sho.rt/beta', title: 'Beta', clicks: 2 },
+      ],
+    });
+    expect(response.body.breakdowns.countries).toEqual([
+      { value: 'US', clicks: 4 },
+      { value: 'FR', clicks: 3 },
+    ]);
+  });
+
+  test('the account: every click, deleted links included; top links are live ones; top limits each list', async () => {
+    const response = await bob.call('GET', `/stats${query({ start: at(1, 0), end: at(4, 0), top: 2 })}`);
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({
+      totals: { clicks: 9, unique_visitors: 8 },
+      series: [
+        { start: at(1, 0), clicks: 6, unique_visitors: 5 },
+        { start: at(2, 0), clicks: 2, unique_visitors: 2 },
+        { start: at(3, 0), clicks: 1, unique_visitors: 1 },
+      ],
+      top_links: [
+        { id: a.id, clicks: 5 },
+        { id: b.id, clicks: 2 },
+      ],
+    });
+    expect(response.body.breakdowns.countries).toEqual([
+      { value: 'US', clicks: 4 },
+      { value: 'FR', clicks: 3 },
+    ]);
+    expect(response.body.breakdowns.devices).toEqual([
+      { value: 'desktop', clicks: 7 },
+      { value: 'mobile', clicks: 2 },
+    ]);
+  });
+
+  test('click_count of every link equals the sum of its rollups', async () => {
+    const rows = await server.orm.em
+      .fork()
+      .getConnection()
+      .execute(`
+        select link.id, link.click_count::int as click_count,
+          (select coalesce(sum(clicks), 0)::int from click_hourly where link_id = link.id) as hourly,
+          (select coalesce(sum(clicks), 0)::int from click_daily_dimension where link_id = link.id and dimension = 'device') as daily
+        from link`);
+    expect(rows.length).toBeGreaterThan(4);
+    for (const row of rows) expect(row, row.id).toMatchObject({ hourly: row.click_count, daily: row.click_count });
+  });
+
+  test('the typed client reads the same statistics over tRPC', async () => {
+    const client = createClient({ baseUrl: server.origin, apiKey: bob.key });
+    const stats = await client.stats.link(a.id, { start: at(1, 0), end: at(4, 0) });
+    expect(stats.totals).toEqual({ clicks: 5, unique_visitors: 4 });
+    const tagStats = await client.stats.tag(tag.id, { start: at(1, 0), end: at(4, 0), interval: 'day', tz: 'UTC' });
+    expect(tagStats.top_links.map((link) => link.id)).toEqual([a.id, b.id]);
+    expect((await client.stats.account({ start: at(1, 0), end: at(2, 0) })).totals.clicks).toBe(6);
+  });
+
+  test("another account's link or tag is 404, and a deleted link too", async () => {
+    expect(await alice.call('GET', `/links/${a.id}/stats`)).toMatchObject({ status: 404, body: { code: 'LINK_NOT_FOUND' } });
+    expect(await alice.call('GET', `/tags/${tag.id}/stats`)).toMatchObject({ status: 404, body: { code: 'TAG_NOT_FOUND' } });
+    expect(await bob.call('GET', `/links/${deleted.id}/stats`)).toMatchObject({ status: 404, body: { code: 'LINK_NOT_FOUND' } });
+    // Alice's own account statistics hold none of Bob's clicks.
+    expect((await alice.call('GET', `/stats${query({ start: at(1, 0), end: at(4, 0) })}`)).body.totals).toEqual({
+      clicks: 0,
+      unique_visitors: 0,
+    });
+  });
+});
+
+describe('range validation', () => {
+  const now = Date.now();
+  test.each([
+    ['start equal to end', { start: now, end: now }, 'end'],
+    ['start after end', { start: now, end: now - 1 }, 'end'],
+    ['start in the future without end', { start: now + 86_400_000 }, 'end'],
+    ['an hourly range over 31 days', { start: now - 32 * 86_400_000, interval: 'hour' }, 'start'],
+    ['a daily range over 400 days', { start: now - 401 * 86_400_000 }, 'start'],
+    ['an unknown interval', { interval: 'week' }, 'interval'],
+    ['start that is not a number', { start: 'yesterday' }, 'start'],
+    ['an unknown time zone', { tz: 'Mars/Olympus_Mons' }, 'tz'],
+    ['an offset instead of a zone', { tz: '+05:30' }, 'tz'],
+    ['top over 100', { top: 101 }, 'top'],
+    ['an unknown parameter', { from: now }, 'from'],
+  ] as const)('%s: 422 VALIDATION_ERROR naming %j', async (_name, params, field) => {
+    for (const path of ['/stats', `/links/lnk_nothing/stats`, '/tags/tag_nothing/stats']) {
+      const response = await alice.call('GET', `${path}${query(params)}`);
+      expect(response.status, path).toBe(422);
+      expect(response.body, path).toMatchObject({ code: 'VALIDATION_ERROR', field });
+    }
+  });
+
+  test('without credentials: 401', async () => {
+    const response = await fetch(`${server.api}/stats`);
+    expect(response.status).toBe(401);
+  });
+});

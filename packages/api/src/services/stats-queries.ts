@@ -1,0 +1,156 @@
+import { type RawBuilder, sql } from 'kysely';
+import type { StatsRange } from '../domain/stats-range.ts';
+import type { Db } from './database.ts';
+
+/**
+ * The statistics queries. They read only the rollups the click recorder maintains (never the raw
+ * events), so their cost depends on the range and the number of links, not on the clicks.
+ * docs/statistics.md explains the buckets; PostgreSQL 16 or later does the time zone arithmetic.
+ */
+
+/** Whose clicks: one link, the live links carrying a tag, or a whole account. */
+export type StatsSubject = { kind: 'link'; linkId: string } | { kind: 'tag'; tagId: string } | { kind: 'account'; accountId: string };
+
+export interface SeriesRow {
+  start: string;
+  clicks: string;
+  visitors: string;
+}
+
+export interface BreakdownRow {
+  dimension: string;
+  value: string;
+  clicks: string;
+  slug: string | null;
+  title: string | null;
+}
+
+export interface StatsBounds {
+  /** Start of the first bucket and end of the last one. */
+  start: string;
+  end: string;
+  /** The UTC days the breakdowns count: start of the first, end of the last. */
+  daysStart: string;
+  daysEnd: string;
+}
+
+/** The live links carrying the tag (deleted links lose their tags, and are excluded again for safety). */
+const tagLinks = (tagId: string) => sql`
+  select link_tag.link_id from link_tag join link on link.id = link_tag.link_id and link.deleted_at is null
+  where link_tag.tag_id = ${tagId}`;
+
+/**
+ * The range rounded to whole buckets in `tz`: days start at local midnight, hours are UTC hours.
+ * In zones whose offset is not a whole hour, a day bucket holds the rollup hours that start
+ * within it (docs/statistics.md).
+ */
+function bounds(range: StatsRange): RawBuilder<unknown> {
+  const unit = range.interval;
+  const tz = zoneOf(range);
+  return sql`
+    select first, date_add(last, ${`1 ${unit}`}::interval, ${tz}) as stop
+    from (select
+      date_trunc(${unit}, to_timestamp(${range.start / 1000}::float8), ${tz}) as first,
+      date_trunc(${unit}, to_timestamp(${(range.end - 1) / 1000}::float8), ${tz}) as last) rounded`;
+}
+
+/** Hour buckets are UTC hours: the rollups are hourly, so hours cannot start at :30. */
+const zoneOf = (range: StatsRange) => (range.interval === 'hour' ? 'UTC' : range.tz);
+
+function hourlyRows(subject: StatsSubject) {
+  switch (subject.kind) {
+    case 'link':
+      return sql`select hour, clicks, visitors from click_hourly where link_id = ${subject.linkId}`;
+    case 'tag':
+      return sql`select hour, clicks, visitors from click_hourly where link_id in (${tagLinks(subject.tagId)})`;
+    case 'account':
+      return sql`select hour, clicks, visitors from account_click_hourly where account_id = ${subject.accountId}`;
+  }
+}
+
+/** Every bucket of the range, oldest first, with empty ones as 0; and the rounded range. */
+export async function readSeries(db: Db, subject: StatsSubject, range: StatsRange): Promise<{ rows: SeriesRow[]; bounds: StatsBounds }> {
+  const unit = range.interval;
+  const tz = zoneOf(range);
+  const result = await sql<SeriesRow & { range_start: string; range_end: string; days_start: string; days_end: string }>`
+    with bounds as materialized (${bounds(range)}),
+    hours as (
+      select rows.hour, sum(rows.clicks) as clicks, sum(rows.visitors) as visitors
+      from (${hourlyRows(subject)}) rows
+      where rows.hour >= (select first from bounds) and rows.hour < (select stop from bounds)
+      group by rows.hour
+    ),
+    buckets as (
+      select generate_series(first, stop - interval '1 microsecond', ${`1 ${unit}`}::interval, ${tz}) as bucket from bounds
+    ),
+    totals as (
+      select date_trunc(${unit}, hours.hour, ${tz}) as bucket, sum(hours.clicks) as clicks, sum(hours.visitors) as visitors
+      from hours group by 1
+    )
+    select
+      (extract(epoch from buckets.bucket) * 1000)::int8 as start,
+      coalesce(totals.clicks, 0) as clicks,
+      coalesce(totals.visitors, 0) as visitors,
+      (extract(epoch from bounds.first) * 1000)::int8 as range_start,
+      (extract(epoch from bounds.stop) * 1000)::int8 as range_end,
+      (extract(epoch from date_trunc('day', bounds.first, 'UTC')) * 1000)::int8 as days_start,
+      (extract(epoch from date_trunc('day', bounds.stop - interval '1 microsecond', 'UTC') + interval '1 day') * 1000)::int8 as days_end
+    from buckets cross join bounds left join totals using (bucket)
+    order by buckets.bucket`.execute(db);
+  const first = result.rows[0];
+  if (!first) throw new Error('a statistics range has at least one bucket');
+  return {
+    rows: result.rows,
+    bounds: { start: first.range_start, end: first.range_end, daysStart: first.days_start, daysEnd: first.days_end },
+  };
+}
+
+/** The UTC days the breakdowns count: every UTC day the rounded range touches. */
+function days(range: StatsRange) {
+  return sql`
+    select (first at time zone 'UTC')::date as first_day, ((stop - interval '1 microsecond') at time zone 'UTC')::date as last_day
+    from (${bounds(range)}) rounded`;
+}
+
+/** Rows of (dimension, value, clicks) for the subject over the breakdown days; `link` rows give top links. */
+function dimensionRows(subject: StatsSubject) {
+  switch (subject.kind) {
+    case 'link':
+      return sql`
+        select dimension, value, clicks from click_daily_dimension
+        where link_id = ${subject.linkId} and day between (select first_day from days) and (select last_day from days)`;
+    case 'tag':
+      // Every click has exactly one device class, so a link's device rows sum to its clicks.
+      return sql`
+        select case when top.link then 'link' else scan.dimension end as dimension,
+          case when top.link then scan.link_id else scan.value end as value, scan.clicks
+        from click_daily_dimension scan
+        cross join lateral (values (false), (true)) top (link)
+        where scan.link_id in (${tagLinks(subject.tagId)})
+          and scan.day between (select first_day from days) and (select last_day from days)
+          and (not top.link or scan.dimension = 'device')`;
+    case 'account':
+      // Deleted links keep their clicks in the account's totals but are not listed as top links.
+      return sql`
+        select dimension, value, clicks from account_click_daily_dimension
+        where account_id = ${subject.accountId} and day between (select first_day from days) and (select last_day from days)
+          and (dimension <> 'link' or value in (select id from link where account_id = ${subject.accountId} and deleted_at is null))`;
+  }
+}
+
+/** The `top` largest values of each dimension (ties by value), with slug and title for top links. */
+export async function readBreakdowns(db: Db, subject: StatsSubject, range: StatsRange): Promise<BreakdownRow[]> {
+  const result = await sql<BreakdownRow>`
+    with days as materialized (${days(range)}),
+    ranked as (
+      select dimension, value, sum(clicks) as clicks,
+        row_number() over (partition by dimension order by sum(clicks) desc, value) as rank
+      from (${dimensionRows(subject)}) rows
+      group by dimension, value
+    )
+    select ranked.dimension, ranked.value, ranked.clicks, link.slug, link.title
+    from ranked left join link on ranked.dimension = 'link' and link.id = ranked.value
+    where ranked.rank <= ${range.top}
+    order by ranked.dimension, ranked.rank`.execute(db);
+  return result.rows;
+}
