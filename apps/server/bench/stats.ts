@@ -16,6 +16,7 @@ import { createServices, LocalDenylist } from '@shortlinks/api';
 import { createOrm, migrate } from '@shortlinks/db';
 import { startEmbeddedPostgres } from '@shortlinks/db/embedded';
 import { buildServer } from '../src/build-server.ts';
+import { seedClicks } from './stats-seed.ts';
 
 const CLICKS = Number(process.env.BENCH_CLICKS ?? 10_000_000);
 const LINKS = 1_000;
@@ -32,95 +33,7 @@ const services = createServices({ orm, shortDomain: 'https://sho.rt', reputation
 const account = await services.accounts.create({ name: 'Bench', plan: 'unlimited' });
 const { secret } = await services.apiKeys.create(account.id);
 
-const connection = orm.em.fork().getConnection();
-const run = async (label: string, statement: string) => {
-  const started = performance.now();
-  await connection.execute(statement);
-  console.log(`  ${label.padEnd(44)} ${((performance.now() - started) / 1000).toFixed(1).padStart(6)} s`);
-};
-
-console.log(`seeding ${CLICKS.toLocaleString('en')} clicks over ${LINKS} links and ${TAGS} tags, ${DAYS} days:`);
-const seedStarted = performance.now();
-await run(
-  'links and tags',
-  `insert into link (id, account_id, slug, destination_url, title)
-   select 'lnk_bench' || g, '${account.id}', 'b' || g, 'https://example.com/articles/' || g, 'Bench ' || g
-   from generate_series(1, ${LINKS}) g;
-   insert into tag (id, account_id, name, color) select 'tag_bench' || g, '${account.id}', 'Tag ' || g, 'indigo' from generate_series(0, ${TAGS - 1}) g;
-   insert into link_tag (link_id, tag_id) select 'lnk_bench' || g, 'tag_bench' || (g % ${TAGS}) from generate_series(1, ${LINKS}) g;
-   insert into link_tag (link_id, tag_id) select 'lnk_bench' || g, 'tag_bench' || ((g + 3) % ${TAGS}) from generate_series(1, ${LINKS}) g where g % 4 = 0;`,
-);
-// Skewed like real traffic: a few links, referrers, browsers and countries take most clicks.
-// Foreign key checks are skipped for the bulk load (the ids are valid by construction), and the
-// (link, time) index is built once afterwards.
-await run(
-  'raw click events',
-  `set session_replication_role = replica;
-   drop index click_link_occurred_idx;
-   insert into click (link_id, occurred_at, referrer_host, agent_class, browser, os, country, visitor, clicks)
-   select 'lnk_bench' || (1 + floor(power(random(), 2) * ${LINKS}))::int,
-     date_trunc('second', now() - random() * interval '${DAYS} days'),
-     nullif((array['', 'google.com', 't.co', 'news.ycombinator.com', 'reddit.com', 'facebook.com', 'linkedin.com',
-       'newsletter.example.com', 'bing.com', 'duckduckgo.com', 'github.com'])[1 + floor(power(random(), 2) * 11)::int], ''),
-     (array['desktop', 'mobile', 'tablet', 'unknown'])[1 + floor(power(random(), 2) * 4)::int],
-     nullif((array['Chrome', 'Safari', 'Firefox', 'Microsoft Edge', 'Samsung Internet', 'Opera', ''])[1 + floor(power(random(), 2) * 7)::int], ''),
-     nullif((array['Windows', 'iOS', 'Android', 'macOS', 'Linux', 'Chrome OS', ''])[1 + floor(power(random(), 2) * 7)::int], ''),
-     nullif((array['US', 'DE', 'GB', 'FR', 'IN', 'BR', 'CA', 'JP', 'NL', 'ES', 'IT', 'PL', 'SE', 'AU', 'MX', 'KR', 'CH', 'AT', 'BE', 'DK', ''])
-       [1 + floor(power(random(), 2) * 21)::int], ''),
-     floor(random() * 200)::int8,
-     1
-   from generate_series(1, ${CLICKS});
-   set session_replication_role = origin;`,
-);
-await run('index click (link_id, occurred_at)', 'create index click_link_occurred_idx on click (link_id, occurred_at);');
-await run(
-  'click_count',
-  `update link set click_count = c.n from (select link_id, sum(clicks) n from click group by 1) c where link.id = c.link_id;`,
-);
-// The recorder's rules: a visitor counts once per link and UTC day, in the hour of their first click.
-await run(
-  'hourly rollups (clicks, first-of-day visitors)',
-  `set work_mem = '512MB';
-   create temporary table firsts as
-     select link_id, date_trunc('hour', min(occurred_at), 'UTC') as hour, count(*) as n
-     from click group by link_id, (occurred_at at time zone 'UTC')::date, visitor;
-   insert into click_hourly (link_id, hour, clicks, visitors)
-   select c.link_id, c.hour, c.clicks, coalesce(v.visitors, 0)
-   from (select link_id, date_trunc('hour', occurred_at, 'UTC') as hour, sum(clicks) as clicks from click group by 1, 2) c
-   left join (select link_id, hour, count(*) as visitors from firsts group by 1, 2) v using (link_id, hour);
-   insert into account_click_hourly (account_id, hour, clicks, visitors)
-   select '${account.id}', hour, sum(clicks), sum(visitors) from click_hourly group by hour;`,
-);
-await run(
-  'daily dimension rollups',
-  `set work_mem = '512MB';
-   insert into click_daily_dimension (link_id, day, dimension, value, clicks)
-   select link_id, (occurred_at at time zone 'UTC')::date, 'referrer', coalesce(referrer_host, ''), sum(clicks) from click group by 1, 2, 4;
-   insert into click_daily_dimension (link_id, day, dimension, value, clicks)
-   select link_id, (occurred_at at time zone 'UTC')::date, 'device', agent_class, sum(clicks) from click group by 1, 2, 4;
-   insert into click_daily_dimension (link_id, day, dimension, value, clicks)
-   select link_id, (occurred_at at time zone 'UTC')::date, 'browser', coalesce(browser, ''), sum(clicks) from click group by 1, 2, 4;
-   insert into click_daily_dimension (link_id, day, dimension, value, clicks)
-   select link_id, (occurred_at at time zone 'UTC')::date, 'os', coalesce(os, ''), sum(clicks) from click group by 1, 2, 4;
-   insert into click_daily_dimension (link_id, day, dimension, value, clicks)
-   select link_id, (occurred_at at time zone 'UTC')::date, 'country', coalesce(country, ''), sum(clicks) from click group by 1, 2, 4;
-   insert into account_click_daily_dimension (account_id, day, dimension, value, clicks)
-   select '${account.id}', day, dimension, value, sum(clicks) from click_daily_dimension group by 2, 3, 4
-   union all
-   select '${account.id}', day, 'link', link_id, sum(clicks) from click_daily_dimension where dimension = 'device' group by 2, 4;`,
-);
-await run('vacuum analyze', 'vacuum analyze');
-const seedSeconds = (performance.now() - seedStarted) / 1000;
-const [counts] = (await connection.execute(`
-  select (select sum(clicks) from click)::int8 as events, (select sum(click_count) from link)::int8 as click_count,
-    (select sum(clicks) from click_hourly)::int8 as hourly, (select sum(clicks) from account_click_hourly)::int8 as account_hourly,
-    (select count(*) from click_hourly)::int8 as hourly_rows, (select count(*) from click_daily_dimension)::int8 as dimension_rows`)) as [
-  Record<string, string>,
-];
-console.log(`seeded in ${seedSeconds.toFixed(0)} s:`, counts);
-if (new Set([counts?.events, counts?.click_count, counts?.hourly, counts?.account_hourly]).size !== 1) {
-  throw new Error('events, click_count and rollups disagree');
-}
+await seedClicks(orm, account.id, { clicks: CLICKS, links: LINKS, tags: TAGS, days: DAYS });
 
 const app = await buildServer({ orm, services, databaseUrl: cluster.url, baseUrl: 'http://127.0.0.1', logLevel: 'warn' });
 await app.listen({ port: 0, host: '127.0.0.1' });

@@ -297,6 +297,28 @@ describe('statistics of a known set of clicks (October 2026)', () => {
       unique_visitors: 0,
     });
   });
+
+  test('a tag follows its links: tagging, untagging and late clicks show at once (closed days are cached)', async () => {
+    const tagStats = async () => (await bob.call('GET', `/tags/${tag.id}/stats${query({ start: at(1, 0), end: at(4, 0) })}`)).body;
+    expect((await tagStats()).totals.clicks).toBe(7);
+    // Gamma joins the tag: its past click counts for the tag.
+    expect((await bob.call('PATCH', `/links/${untagged.id}`, { tag_ids: [tag.id] })).status).toBe(200);
+    expect((await tagStats()).totals.clicks).toBe(8);
+    expect((await tagStats()).top_links.map((link: { id: string }) => link.id)).toEqual([a.id, b.id, untagged.id]);
+    // And leaves it again.
+    expect((await bob.call('PATCH', `/links/${untagged.id}`, { tag_ids: [] })).status).toBe(200);
+    expect((await tagStats()).totals.clicks).toBe(7);
+    // A click on a long-closed day (flushed late, as after a database outage) is counted too.
+    click(b.id, at(2, 12), 'v9', { country: 'US' });
+    await server.services.clicks.flush();
+    const after = await tagStats();
+    expect(after.totals).toEqual({ clicks: 8, unique_visitors: 7 });
+    expect(after.series[1]).toEqual({ start: at(2, 0), clicks: 3, unique_visitors: 3 });
+    expect(after.breakdowns.countries).toEqual([
+      { value: 'US', clicks: 5 },
+      { value: 'FR', clicks: 3 },
+    ]);
+  });
 });
 
 describe('range validation', () => {

@@ -277,6 +277,12 @@ async function writeBatch(db: Kysely<Database>, groups: ClickGroup[]): Promise<v
       ) every_dimension
       group by 1, 2, 3, 4 order by 1, 2, 3, 4
       on conflict (account_id, day, dimension, value) do update set clicks = account_click_daily_dimension.clicks + excluded.clicks
+    ),
+    -- Clicks more than a day late (after a database outage) reopen the cached tag sums of their days.
+    late_tag_days as (
+      delete from tag_stats_day
+      where day in (select day from live where day < (now() at time zone 'UTC')::date - 1)
+        and exists (select 1 from live where day < (now() at time zone 'UTC')::date - 1)
     )
     update link set click_count = link.click_count + counted.clicks
     from (select link_id, sum(clicks) as clicks from live group by link_id) counted

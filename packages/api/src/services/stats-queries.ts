@@ -8,8 +8,21 @@ import type { Db } from './database.ts';
  * docs/statistics.md explains the buckets; PostgreSQL 16 or later does the time zone arithmetic.
  */
 
-/** Whose clicks: one link, the live links carrying a tag, or a whole account. */
-export type StatsSubject = { kind: 'link'; linkId: string } | { kind: 'tag'; tagId: string } | { kind: 'account'; accountId: string };
+/**
+ * Whose clicks: one link, the live links carrying a tag, or a whole account. A tag's closed days
+ * (before `openDay`) come from its cache for the current `members` (see tag-stats-cache.ts), the
+ * open days from its links' rollups.
+ */
+export type StatsSubject =
+  | { kind: 'link'; linkId: string }
+  | { kind: 'tag'; tagId: string; members: string; openDay: TagOpenDay }
+  | { kind: 'account'; accountId: string };
+
+/** The first UTC day a tag's statistics read live: `YYYY-MM-DD` and its start in Unix ms. */
+export interface TagOpenDay {
+  iso: string;
+  ms: number;
+}
 
 export interface SeriesRow {
   start: string;
@@ -35,7 +48,7 @@ export interface StatsBounds {
 }
 
 /** The live links carrying the tag (deleted links lose their tags, and are excluded again for safety). */
-const tagLinks = (tagId: string) => sql`
+export const tagLinks = (tagId: string) => sql`
   select link_tag.link_id from link_tag join link on link.id = link_tag.link_id and link.deleted_at is null
   where link_tag.tag_id = ${tagId}`;
 
@@ -62,7 +75,12 @@ function hourlyRows(subject: StatsSubject) {
     case 'link':
       return sql`select hour, clicks, visitors from click_hourly where link_id = ${subject.linkId}`;
     case 'tag':
-      return sql`select hour, clicks, visitors from click_hourly where link_id in (${tagLinks(subject.tagId)})`;
+      return sql`
+        select hour, clicks, visitors from tag_click_hourly
+        where tag_id = ${subject.tagId} and members = ${subject.members} and hour < to_timestamp(${subject.openDay.ms / 1000}::float8)
+        union all
+        select hour, clicks, visitors from click_hourly
+        where link_id in (${tagLinks(subject.tagId)}) and hour >= to_timestamp(${subject.openDay.ms / 1000}::float8)`;
     case 'account':
       return sql`select hour, clicks, visitors from account_click_hourly where account_id = ${subject.accountId}`;
   }
@@ -70,9 +88,19 @@ function hourlyRows(subject: StatsSubject) {
 
 /** Every bucket of the range, oldest first, with empty ones as 0; and the rounded range. */
 export async function readSeries(db: Db, subject: StatsSubject, range: StatsRange): Promise<{ rows: SeriesRow[]; bounds: StatsBounds }> {
+  const result = await seriesQuery(subject, range).execute(db);
+  const first = result.rows[0];
+  if (!first) throw new Error('a statistics range has at least one bucket');
+  return {
+    rows: result.rows,
+    bounds: { start: first.range_start, end: first.range_end, daysStart: first.days_start, daysEnd: first.days_end },
+  };
+}
+
+export function seriesQuery(subject: StatsSubject, range: StatsRange) {
   const unit = range.interval;
   const tz = zoneOf(range);
-  const result = await sql<SeriesRow & { range_start: string; range_end: string; days_start: string; days_end: string }>`
+  return sql<SeriesRow & { range_start: string; range_end: string; days_start: string; days_end: string }>`
     with bounds as materialized (${bounds(range)}),
     hours as (
       select rows.hour, sum(rows.clicks) as clicks, sum(rows.visitors) as visitors
@@ -96,20 +124,27 @@ export async function readSeries(db: Db, subject: StatsSubject, range: StatsRang
       (extract(epoch from date_trunc('day', bounds.first, 'UTC')) * 1000)::int8 as days_start,
       (extract(epoch from date_trunc('day', bounds.stop - interval '1 microsecond', 'UTC') + interval '1 day') * 1000)::int8 as days_end
     from buckets cross join bounds left join totals using (bucket)
-    order by buckets.bucket`.execute(db);
-  const first = result.rows[0];
-  if (!first) throw new Error('a statistics range has at least one bucket');
-  return {
-    rows: result.rows,
-    bounds: { start: first.range_start, end: first.range_end, daysStart: first.days_start, daysEnd: first.days_end },
-  };
+    order by buckets.bucket`;
 }
 
 /** The UTC days the breakdowns count: every UTC day the rounded range touches. */
-function days(range: StatsRange) {
+export function days(range: StatsRange) {
   return sql`
     select (first at time zone 'UTC')::date as first_day, ((stop - interval '1 microsecond') at time zone 'UTC')::date as last_day
     from (${bounds(range)}) rounded`;
+}
+
+/**
+ * A tag's daily dimension rows from its links' rollups, plus a `link` dimension for top links
+ * (every click has exactly one device class, so a link's device rows sum to its clicks).
+ */
+export function tagDimensionRows(tagId: string) {
+  return sql`
+    select scan.day, case when top.link then 'link' else scan.dimension end as dimension,
+      case when top.link then scan.link_id else scan.value end as value, scan.clicks
+    from click_daily_dimension scan
+    cross join lateral (values (false), (true)) top (link)
+    where scan.link_id in (${tagLinks(tagId)}) and (not top.link or scan.dimension = 'device')`;
 }
 
 /** Rows of (dimension, value, clicks) for the subject over the breakdown days; `link` rows give top links. */
@@ -120,15 +155,13 @@ function dimensionRows(subject: StatsSubject) {
         select dimension, value, clicks from click_daily_dimension
         where link_id = ${subject.linkId} and day between (select first_day from days) and (select last_day from days)`;
     case 'tag':
-      // Every click has exactly one device class, so a link's device rows sum to its clicks.
       return sql`
-        select case when top.link then 'link' else scan.dimension end as dimension,
-          case when top.link then scan.link_id else scan.value end as value, scan.clicks
-        from click_daily_dimension scan
-        cross join lateral (values (false), (true)) top (link)
-        where scan.link_id in (${tagLinks(subject.tagId)})
-          and scan.day between (select first_day from days) and (select last_day from days)
-          and (not top.link or scan.dimension = 'device')`;
+        select dimension, value, clicks from tag_click_daily_dimension
+        where tag_id = ${subject.tagId} and members = ${subject.members}
+          and day between (select first_day from days) and (select last_day from days) and day < ${subject.openDay.iso}::date
+        union all
+        select dimension, value, clicks from (${tagDimensionRows(subject.tagId)}) live
+        where day between (select first_day from days) and (select last_day from days) and day >= ${subject.openDay.iso}::date`;
     case 'account':
       // Deleted links keep their clicks in the account's totals but are not listed as top links.
       return sql`
@@ -140,7 +173,11 @@ function dimensionRows(subject: StatsSubject) {
 
 /** The `top` largest values of each dimension (ties by value), with slug and title for top links. */
 export async function readBreakdowns(db: Db, subject: StatsSubject, range: StatsRange): Promise<BreakdownRow[]> {
-  const result = await sql<BreakdownRow>`
+  return (await breakdownQuery(subject, range).execute(db)).rows;
+}
+
+export function breakdownQuery(subject: StatsSubject, range: StatsRange) {
+  return sql<BreakdownRow>`
     with days as materialized (${days(range)}),
     ranked as (
       select dimension, value, sum(clicks) as clicks,
@@ -151,6 +188,5 @@ export async function readBreakdowns(db: Db, subject: StatsSubject, range: Stats
     select ranked.dimension, ranked.value, ranked.clicks, link.slug, link.title
     from ranked left join link on ranked.dimension = 'link' and link.id = ranked.value
     where ranked.rank <= ${range.top}
-    order by ranked.dimension, ranked.rank`.execute(db);
-  return result.rows;
+    order by ranked.dimension, ranked.rank`;
 }

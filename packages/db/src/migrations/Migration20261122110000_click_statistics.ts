@@ -10,6 +10,9 @@ import { Migration } from '@mikro-orm/migrations';
  * - `click_daily_dimension` / `account_click_daily_dimension`: clicks per link (or account), UTC
  *   day, dimension and value — the breakdowns (and, for accounts, the `link` dimension: top links).
  *
+ * - `tag_stats_day`, `tag_click_hourly`, `tag_click_daily_dimension`: a tag's sums of closed days,
+ *   per fingerprint of its live links, filled by the statistics service on demand.
+ *
  * Existing click rows are rolled up here, so `click_count` equals the sum of the rollups from the
  * start. Their visitors are unknown (they were never hashed) and their browser, OS and country too.
  */
@@ -63,6 +66,35 @@ export class Migration20261122110000_click_statistics extends Migration {
         value text not null,
         clicks integer not null,
         primary key (account_id, day, dimension, value) include (clicks)
+      );`);
+
+    // Sums of a tag's closed days, per fingerprint of its live links (packages/api/src/services/tag-stats-cache.ts).
+    this.addSql(`
+      create table tag_stats_day (
+        tag_id text not null constraint tag_stats_day_tag_id_foreign references tag (id) on delete cascade,
+        members text not null,
+        day date not null,
+        primary key (tag_id, members, day)
+      );`);
+    this.addSql('create index tag_stats_day_day_idx on tag_stats_day (day);');
+    this.addSql(`
+      create table tag_click_hourly (
+        tag_id text not null constraint tag_click_hourly_tag_id_foreign references tag (id) on delete cascade,
+        members text not null,
+        hour timestamptz not null,
+        clicks integer not null,
+        visitors integer not null,
+        primary key (tag_id, members, hour) include (clicks, visitors)
+      );`);
+    this.addSql(`
+      create table tag_click_daily_dimension (
+        tag_id text not null constraint tag_click_daily_dimension_tag_id_foreign references tag (id) on delete cascade,
+        members text not null,
+        day date not null,
+        dimension text not null,
+        value text not null,
+        clicks integer not null,
+        primary key (tag_id, members, day, dimension, value) include (clicks)
       );`);
 
     this.addSql(`

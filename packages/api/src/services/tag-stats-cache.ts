@@ -1,0 +1,76 @@
+import { sql } from 'kysely';
+import type { StatsRange } from '../domain/stats-range.ts';
+import type { Db } from './database.ts';
+import { days, type TagOpenDay, tagDimensionRows, tagLinks } from './stats-queries.ts';
+
+const DAY_MS = 86_400_000;
+
+/**
+ * A tag's statistics sum the rollups of its live links, which costs links × days × values rows
+ * per request (hundreds of thousands for a big tag). Closed days — before yesterday (UTC), which
+ * no new click reaches — are therefore summed once per tag and kept, keyed by a fingerprint of
+ * the tag's live links: when a link is tagged, untagged or deleted the fingerprint changes and
+ * the old sums are simply never read again (and are deleted at the next fill), so no write path
+ * has to keep them current. Yesterday and today are always read live from the links' rollups.
+ * Clicks flushed more than a day late (a database outage) make the flush drop the marks of the
+ * days they touch, so those days are summed again (docs/statistics.md).
+ */
+
+/** The first UTC day read live (yesterday), for a request at `now`. */
+export function tagOpenDay(now: number): TagOpenDay {
+  const ms = (Math.floor(now / DAY_MS) - 1) * DAY_MS;
+  return { ms, iso: new Date(ms).toISOString().slice(0, 10) };
+}
+
+/** md5 of the tag's live link ids, sorted: the key of its cached sums. */
+export async function tagMembers(db: Db, tagId: string): Promise<string> {
+  const result = await sql<{ members: string }>`
+    select md5(coalesce(string_agg(member.link_id, ',' order by member.link_id), '')) as members
+    from (${tagLinks(tagId)}) member`.execute(db);
+  return result.rows[0]?.members ?? '';
+}
+
+/** Sums the closed days of the range that are not cached yet for these members (one statement; usually nothing to do). */
+export async function fillTagCache(db: Db, tagId: string, members: string, range: StatsRange, openDay: TagOpenDay): Promise<void> {
+  await sql`
+    with days as materialized (${days(range)}),
+    wanted as materialized (
+      select day::date as day
+      from days, generate_series(days.first_day, least(days.last_day, ${openDay.iso}::date - 1), interval '1 day') day
+      except
+      select day from tag_stats_day where tag_id = ${tagId} and members = ${members}
+    ),
+    hourly as (
+      insert into tag_click_hourly (tag_id, members, hour, clicks, visitors)
+      select ${tagId}, ${members}, hourly.hour, sum(hourly.clicks), sum(hourly.visitors)
+      from click_hourly hourly
+      where hourly.link_id in (${tagLinks(tagId)})
+        and hourly.hour >= (select min(day) from wanted)::timestamp at time zone 'UTC'
+        and hourly.hour < ((select max(day) from wanted) + 1)::timestamp at time zone 'UTC'
+        and (hourly.hour at time zone 'UTC')::date in (select day from wanted)
+      group by hourly.hour
+      on conflict (tag_id, members, hour) do update set clicks = excluded.clicks, visitors = excluded.visitors
+    ),
+    dimensions as (
+      insert into tag_click_daily_dimension (tag_id, members, day, dimension, value, clicks)
+      select ${tagId}, ${members}, live.day, live.dimension, live.value, sum(live.clicks)
+      from (${tagDimensionRows(tagId)}) live
+      where live.day between (select min(day) from wanted) and (select max(day) from wanted) and live.day in (select day from wanted)
+      group by live.day, live.dimension, live.value
+      on conflict (tag_id, members, day, dimension, value) do update set clicks = excluded.clicks
+    ),
+    marked as (
+      insert into tag_stats_day (tag_id, members, day) select ${tagId}, ${members}, day from wanted on conflict do nothing
+    ),
+    -- Sums of earlier members are never read again.
+    stale_days as (
+      delete from tag_stats_day where tag_id = ${tagId} and members <> ${members} and exists (select 1 from wanted)
+    ),
+    stale_hours as (
+      delete from tag_click_hourly where tag_id = ${tagId} and members <> ${members} and exists (select 1 from wanted)
+    ),
+    stale_dimensions as (
+      delete from tag_click_daily_dimension where tag_id = ${tagId} and members <> ${members} and exists (select 1 from wanted)
+    )
+    select count(*) from wanted`.execute(db);
+}
