@@ -14,8 +14,8 @@ export interface SeedShape {
  * fourth link a second one) and `clicks` raw click events generated in the database, then
  * builds click_count and every rollup from those events by the recorder's rules, so all agree.
  * Skewed like real traffic: a few links, referrers, browsers and countries take most clicks.
- * For speed, foreign key checks are skipped (the ids are valid by construction) and indexes and
- * primary keys are built once after the bulk inserts.
+ * For speed, foreign key checks are skipped (the ids are valid by construction), indexes and
+ * primary keys are built once after the bulk inserts, and independent statements run at once.
  */
 export async function seedClicks(orm: Orm, accountId: string, { clicks, links, tags, days }: SeedShape): Promise<void> {
   const connection = orm.em.fork().getConnection();
@@ -37,77 +37,80 @@ export async function seedClicks(orm: Orm, accountId: string, { clicks, links, t
      insert into link_tag (link_id, tag_id)
      select 'lnk_bench' || g, 'tag_bench' || ((g + 3) % ${tags}) from generate_series(1, ${links}) g where g % 4 = 0;`,
   );
+  // Several statements at once on their own connections: PostgreSQL runs one process per connection.
+  const parallel = async (label: string, statements: string[]) => {
+    const started = performance.now();
+    await Promise.all(statements.map((statement) => orm.em.fork().getConnection().execute(statement)));
+    console.log(`  ${label.padEnd(34)} ${((performance.now() - started) / 1000).toFixed(1).padStart(6)} s`);
+  };
+  const share = Math.ceil(clicks / 2);
+  const events = (count: number) => `
+    set session_replication_role = replica;
+    insert into click (link_id, occurred_at, referrer_host, agent_class, browser, os, country, visitor, clicks)
+    select 'lnk_bench' || (1 + floor(power(random(), 2) * ${links}))::int,
+      date_trunc('second', now() - random() * interval '${days} days'),
+      nullif((array['', 'google.com', 't.co', 'news.ycombinator.com', 'reddit.com', 'facebook.com', 'linkedin.com',
+        'newsletter.example.com', 'bing.com', 'duckduckgo.com', 'github.com'])[1 + floor(power(random(), 2) * 11)::int], ''),
+      (array['desktop', 'mobile', 'tablet', 'unknown'])[1 + floor(power(random(), 2) * 4)::int],
+      nullif((array['Chrome', 'Safari', 'Firefox', 'Microsoft Edge', 'Samsung Internet', 'Opera', ''])[1 + floor(power(random(), 2) * 7)::int], ''),
+      nullif((array['Windows', 'iOS', 'Android', 'macOS', 'Linux', 'Chrome OS', ''])[1 + floor(power(random(), 2) * 7)::int], ''),
+      nullif((array['US', 'DE', 'GB', 'FR', 'IN', 'BR', 'CA', 'JP', 'NL', 'ES', 'IT', 'PL', 'SE', 'AU', 'MX', 'KR', 'CH', 'AT', 'BE', 'DK', ''])
+        [1 + floor(power(random(), 2) * 21)::int], ''),
+      floor(random() * 200)::int8,
+      1
+    from generate_series(1, ${count});
+    set session_replication_role = origin;`;
   await run(
-    'raw click events',
-    `set session_replication_role = replica;
-     drop index click_link_occurred_idx;
-     insert into click (link_id, occurred_at, referrer_host, agent_class, browser, os, country, visitor, clicks)
-     select 'lnk_bench' || (1 + floor(power(random(), 2) * ${links}))::int,
-       date_trunc('second', now() - random() * interval '${days} days'),
-       nullif((array['', 'google.com', 't.co', 'news.ycombinator.com', 'reddit.com', 'facebook.com', 'linkedin.com',
-         'newsletter.example.com', 'bing.com', 'duckduckgo.com', 'github.com'])[1 + floor(power(random(), 2) * 11)::int], ''),
-       (array['desktop', 'mobile', 'tablet', 'unknown'])[1 + floor(power(random(), 2) * 4)::int],
-       nullif((array['Chrome', 'Safari', 'Firefox', 'Microsoft Edge', 'Samsung Internet', 'Opera', ''])[1 + floor(power(random(), 2) * 7)::int], ''),
-       nullif((array['Windows', 'iOS', 'Android', 'macOS', 'Linux', 'Chrome OS', ''])[1 + floor(power(random(), 2) * 7)::int], ''),
-       nullif((array['US', 'DE', 'GB', 'FR', 'IN', 'BR', 'CA', 'JP', 'NL', 'ES', 'IT', 'PL', 'SE', 'AU', 'MX', 'KR', 'CH', 'AT', 'BE', 'DK', ''])
-         [1 + floor(power(random(), 2) * 21)::int], ''),
-       floor(random() * 200)::int8,
-       1
-     from generate_series(1, ${clicks});
-     set session_replication_role = origin;`,
-  );
-  await run('index click (link_id, occurred_at)', 'create index click_link_occurred_idx on click (link_id, occurred_at);');
-  // One scan of the events for the hourly clicks and, by the recorder's rules, the visitors: a
-  // visitor counts once per link and UTC day, in the hour of their first click.
-  await run(
-    'hourly rollups and click_count',
-    `set work_mem = '256MB';
+    'drop indexes for the bulk load',
+    `drop index click_link_occurred_idx;
      alter table click_hourly drop constraint click_hourly_pkey;
      alter table account_click_hourly drop constraint account_click_hourly_pkey;
-     create temporary table scanned as
-       select link_id, hour, day, visitor, sum(clicks) as clicks, min(occurred_at) as first_at
-       from (select link_id, clicks, visitor, occurred_at, date_trunc('hour', occurred_at, 'UTC') as hour,
-               (occurred_at at time zone 'UTC')::date as day from click) events
-       group by grouping sets ((link_id, hour), (link_id, day, visitor));
-     insert into click_hourly (link_id, hour, clicks, visitors)
-     select c.link_id, c.hour, c.clicks, coalesce(v.visitors, 0)
-     from (select link_id, hour, clicks from scanned where hour is not null) c
-     left join (
-       select link_id, date_trunc('hour', first_at, 'UTC') as hour, count(*) as visitors from scanned where day is not null group by 1, 2
-     ) v using (link_id, hour);
-     drop table scanned;
-     insert into account_click_hourly (account_id, hour, clicks, visitors)
-     select '${accountId}', hour, sum(clicks), sum(visitors) from click_hourly group by hour;
-     alter table click_hourly add primary key (link_id, hour) include (clicks, visitors);
-     alter table account_click_hourly add primary key (account_id, hour) include (clicks, visitors);
-     update link set click_count = c.n from (select link_id, sum(clicks) n from click_hourly group by 1) c where link.id = c.link_id;
-     reset work_mem;`,
-  );
-  // One scan for the five dimensions (in each grouping set the other dimensions are null).
-  await run(
-    'daily dimension rollups',
-    `set work_mem = '256MB';
      alter table click_daily_dimension drop constraint click_daily_dimension_pkey;
      alter table account_click_daily_dimension drop constraint account_click_daily_dimension_pkey;
-     insert into click_daily_dimension (link_id, day, dimension, value, clicks)
-     select link_id, day,
-       case when referrer is not null then 'referrer' when device is not null then 'device' when browser is not null then 'browser'
-            when os is not null then 'os' else 'country' end,
-       coalesce(referrer, device, browser, os, country), clicks
-     from (
-       select link_id, day, referrer, device, browser, os, country, sum(clicks) as clicks
-       from (select link_id, clicks, (occurred_at at time zone 'UTC')::date as day, coalesce(referrer_host, '') as referrer,
-               agent_class as device, coalesce(browser, '') as browser, coalesce(os, '') as os, coalesce(country, '') as country
-             from click) events
-       group by grouping sets ((link_id, day, referrer), (link_id, day, device), (link_id, day, browser), (link_id, day, os), (link_id, day, country))
-     ) sets;
+     alter table account_click_daily_link drop constraint account_click_daily_link_pkey;
+     alter table account_click_weekly_link drop constraint account_click_weekly_link_pkey;`,
+  );
+  await parallel('raw click events', [events(share), events(clicks - share)]);
+  const utcDay = `(occurred_at at time zone 'UTC')::date`;
+  const dimension = (name: string, value: string) => `
+    set work_mem = '256MB';
+    insert into click_daily_dimension (link_id, day, dimension, value, clicks)
+    select link_id, ${utcDay}, '${name}', ${value}, sum(clicks) from click group by 1, 2, 4;`;
+  await parallel('event index, hourly and daily rollups', [
+    'create index click_link_occurred_idx on click (link_id, occurred_at);',
+    // The recorder's rules: a visitor counts once per link and UTC day, in the hour of their first click.
+    `set work_mem = '256MB';
+     insert into click_hourly (link_id, hour, clicks, visitors)
+     select c.link_id, c.hour, c.clicks, coalesce(v.visitors, 0)
+     from (select link_id, date_trunc('hour', occurred_at, 'UTC') as hour, sum(clicks) as clicks from click group by 1, 2) c
+     left join (
+       select link_id, hour, count(*) as visitors
+       from (select link_id, date_trunc('hour', min(occurred_at), 'UTC') as hour from click group by link_id, ${utcDay}, visitor) firsts
+       group by 1, 2
+     ) v using (link_id, hour);`,
+    dimension('referrer', "coalesce(referrer_host, '')"),
+    dimension('device', 'agent_class'),
+    dimension('browser', "coalesce(browser, '')"),
+    dimension('os', "coalesce(os, '')"),
+    dimension('country', "coalesce(country, '')"),
+  ]);
+  await run(
+    'account rollups, click_count, keys',
+    `insert into account_click_hourly (account_id, hour, clicks, visitors)
+     select '${accountId}', hour, sum(clicks), sum(visitors) from click_hourly group by hour;
      insert into account_click_daily_dimension (account_id, day, dimension, value, clicks)
-     select '${accountId}', day, dimension, value, sum(clicks) from click_daily_dimension group by 2, 3, 4
-     union all
-     select '${accountId}', day, 'link', link_id, sum(clicks) from click_daily_dimension where dimension = 'device' group by 2, 4;
+     select '${accountId}', day, dimension, value, sum(clicks) from click_daily_dimension group by 2, 3, 4;
+     insert into account_click_daily_link (account_id, day, link_id, clicks)
+     select '${accountId}', day, link_id, sum(clicks) from click_daily_dimension where dimension = 'device' group by 2, 3;
+     insert into account_click_weekly_link (account_id, week, link_id, clicks)
+     select '${accountId}', date_trunc('week', day)::date, link_id, sum(clicks) from account_click_daily_link group by 2, 3;
+     update link set click_count = c.n from (select link_id, sum(clicks) n from click_hourly group by 1) c where link.id = c.link_id;
+     alter table click_hourly add primary key (link_id, hour) include (clicks, visitors);
+     alter table account_click_hourly add primary key (account_id, hour) include (clicks, visitors);
      alter table click_daily_dimension add primary key (link_id, day, dimension, value) include (clicks);
      alter table account_click_daily_dimension add primary key (account_id, day, dimension, value) include (clicks);
-     reset work_mem;`,
+     alter table account_click_daily_link add primary key (account_id, day, link_id) include (clicks);
+     alter table account_click_weekly_link add primary key (account_id, week, link_id) include (clicks);`,
   );
   await run('vacuum analyze', 'vacuum analyze');
   console.log(`seeded in ${((performance.now() - started) / 1000).toFixed(0)} s`);

@@ -1,7 +1,8 @@
 import type { ClickEvent, VisitorAgent } from '@shortlinks/api';
 import { createClient } from '@shortlinks/client';
+import { createOrm } from '@shortlinks/db';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createAccount, createLink, getLink, startTestServer, type TestAccount, type TestServer } from './harness.ts';
+import { createAccount, createLink, createTestDatabase, getLink, startTestServer, type TestAccount, type TestServer } from './harness.ts';
 
 const BROWSER = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
 const PHONE =
@@ -263,6 +264,14 @@ describe('statistics of a known set of clicks (October 2026)', () => {
       { value: 'desktop', clicks: 7 },
       { value: 'mobile', clicks: 2 },
     ]);
+    // Over whole weeks (Monday 28 September to Sunday 11 October, and Monday the 12th) the same top links.
+    const weeks = await bob.call('GET', `/stats${query({ start: Date.UTC(2026, 8, 28), end: at(13, 0), top: 3 })}`);
+    expect(weeks.body.totals.clicks).toBe(9);
+    expect(weeks.body.top_links.map((link: { id: string; clicks: number }) => [link.id, link.clicks])).toEqual([
+      [a.id, 5],
+      [b.id, 2],
+      [untagged.id, 1],
+    ]);
   });
 
   test('click_count of every link equals the sum of its rollups', async () => {
@@ -346,5 +355,38 @@ describe('range validation', () => {
   test('without credentials: 401', async () => {
     const response = await fetch(`${server.api}/stats`);
     expect(response.status).toBe(401);
+  });
+});
+
+describe('the statistics migration', () => {
+  test('rolls up clicks recorded before it, so click_count equals the rollups from the start', async () => {
+    const orm = await createOrm({ databaseUrl: await createTestDatabase(), poolSize: 2 });
+    try {
+      await orm.migrator.down({ to: 'Migration20261122020000_click_groups' });
+      const db = orm.em.fork().getConnection();
+      await db.execute(`
+        insert into account (id, name, plan) values ('acc_m', 'M', 'starter');
+        insert into link (id, account_id, slug, destination_url, title, click_count) values ('lnk_m', 'acc_m', 'm', 'https://example.com', 'M', 5);
+        insert into click (link_id, occurred_at, referrer_host, agent_class, clicks) values
+          ('lnk_m', '2026-10-01 10:15:00+00', 'news.example.org', 'desktop', 3),
+          ('lnk_m', '2026-10-02 08:00:00+00', null, 'mobile', 2);`);
+      await orm.migrator.up();
+      expect(
+        await db.execute(`select (extract(epoch from hour) * 1000)::int8::text as hour, clicks, visitors from click_hourly order by 1`),
+      ).toEqual([
+        { hour: String(at(1, 10)), clicks: 3, visitors: 0 },
+        { hour: String(at(2, 8)), clicks: 2, visitors: 0 },
+      ]);
+      expect(await db.execute(`select sum(clicks)::int as n from account_click_hourly`)).toEqual([{ n: 5 }]);
+      expect(
+        await db.execute(`select value, sum(clicks)::int as n from click_daily_dimension where dimension = 'device' group by 1 order by 1`),
+      ).toEqual([
+        { value: 'desktop', n: 3 },
+        { value: 'mobile', n: 2 },
+      ]);
+      expect(await db.execute(`select link_id, clicks from account_click_weekly_link`)).toEqual([{ link_id: 'lnk_m', clicks: 5 }]);
+    } finally {
+      await orm.close();
+    }
   });
 });

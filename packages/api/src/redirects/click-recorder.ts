@@ -269,20 +269,24 @@ async function writeBatch(db: Kysely<Database>, groups: ClickGroup[]): Promise<v
     ),
     account_dimensions as (
       insert into account_click_daily_dimension (account_id, day, dimension, value, clicks)
-      select account_id, day, dimension, value, sum(clicks)
-      from (
-        select account_id, day, dimension, value, clicks from dimensions
-        union all
-        select account_id, day, 'link', link_id, clicks from live
-      ) every_dimension
-      group by 1, 2, 3, 4 order by 1, 2, 3, 4
+      select account_id, day, dimension, value, sum(clicks) from dimensions group by 1, 2, 3, 4 order by 1, 2, 3, 4
       on conflict (account_id, day, dimension, value) do update set clicks = account_click_daily_dimension.clicks + excluded.clicks
     ),
-    -- Clicks more than a day late (after a database outage) reopen the cached tag sums of their days.
+    account_daily_links as (
+      insert into account_click_daily_link (account_id, day, link_id, clicks)
+      select account_id, day, link_id, sum(clicks) from live group by 1, 2, 3 order by 1, 2, 3
+      on conflict (account_id, day, link_id) do update set clicks = account_click_daily_link.clicks + excluded.clicks
+    ),
+    account_weekly_links as (
+      insert into account_click_weekly_link (account_id, week, link_id, clicks)
+      select account_id, date_trunc('week', day)::date, link_id, sum(clicks) from live group by 1, 2, 3 order by 1, 2, 3
+      on conflict (account_id, week, link_id) do update set clicks = account_click_weekly_link.clicks + excluded.clicks
+    ),
+    -- Clicks of a day that may have closed (tag-stats-cache.ts) reopen the cached tag sums of that day.
     late_tag_days as (
       delete from tag_stats_day
-      where day in (select day from live where day < (now() at time zone 'UTC')::date - 1)
-        and exists (select 1 from live where day < (now() at time zone 'UTC')::date - 1)
+      where day in (select day from live where day < (now() at time zone 'UTC')::date)
+        and exists (select 1 from live where day < (now() at time zone 'UTC')::date)
     )
     update link set click_count = link.click_count + counted.clicks
     from (select link_id, sum(clicks) as clicks from live group by link_id) counted

@@ -130,8 +130,14 @@ export function seriesQuery(subject: StatsSubject, range: StatsRange) {
 /** The UTC days the breakdowns count: every UTC day the rounded range touches. */
 export function days(range: StatsRange) {
   return sql`
-    select (first at time zone 'UTC')::date as first_day, ((stop - interval '1 microsecond') at time zone 'UTC')::date as last_day
-    from (${bounds(range)}) rounded`;
+    select first_day, last_day,
+      -- The whole ISO weeks (Monday to Sunday) inside the days, for the account's weekly link rollup.
+      first_day + (8 - extract(isodow from first_day)::int) % 7 as weeks_from,
+      last_day - extract(isodow from last_day)::int % 7 as weeks_to
+    from (
+      select (first at time zone 'UTC')::date as first_day, ((stop - interval '1 microsecond') at time zone 'UTC')::date as last_day
+      from (${bounds(range)}) rounded
+    ) utc_days`;
 }
 
 /**
@@ -163,11 +169,21 @@ function dimensionRows(subject: StatsSubject) {
         select dimension, value, clicks from (${tagDimensionRows(subject.tagId)}) live
         where day between (select first_day from days) and (select last_day from days) and day >= ${subject.openDay.iso}::date`;
     case 'account':
+      // Top links: whole weeks from the weekly rollup, the days around them from the daily one.
       // Deleted links keep their clicks in the account's totals but are not listed as top links.
       return sql`
         select dimension, value, clicks from account_click_daily_dimension
         where account_id = ${subject.accountId} and day between (select first_day from days) and (select last_day from days)
-          and (dimension <> 'link' or value in (select id from link where account_id = ${subject.accountId} and deleted_at is null))`;
+        union all
+        select 'link', link_id, clicks from (
+          select link_id, clicks from account_click_daily_link
+          where account_id = ${subject.accountId} and day between (select first_day from days) and (select last_day from days)
+            and (day < (select weeks_from from days) or day > (select weeks_to from days))
+          union all
+          select link_id, clicks from account_click_weekly_link
+          where account_id = ${subject.accountId} and week between (select weeks_from from days) and (select weeks_to from days) - 6
+        ) links
+        where link_id in (select id from link where account_id = ${subject.accountId} and deleted_at is null)`;
   }
 }
 

@@ -7,18 +7,21 @@ const DAY_MS = 86_400_000;
 
 /**
  * A tag's statistics sum the rollups of its live links, which costs links × days × values rows
- * per request (hundreds of thousands for a big tag). Closed days — before yesterday (UTC), which
- * no new click reaches — are therefore summed once per tag and kept, keyed by a fingerprint of
+ * per request (hundreds of thousands for a big tag). Closed days — UTC days that ended more than
+ * {@link CLOSING_GRACE_MS} ago, which no new click reaches — are therefore summed once per tag and kept, keyed by a fingerprint of
  * the tag's live links: when a link is tagged, untagged or deleted the fingerprint changes and
  * the old sums are simply never read again (and are deleted at the next fill), so no write path
- * has to keep them current. Yesterday and today are always read live from the links' rollups.
- * Clicks flushed more than a day late (a database outage) make the flush drop the marks of the
- * days they touch, so those days are summed again (docs/statistics.md).
+ * has to keep them current. Today is always read live from the links' rollups. Clicks flushed
+ * after their day closed (a database outage) make the flush drop the marks of the days they
+ * touch, so those days are summed again (docs/statistics.md).
  */
 
-/** The first UTC day read live (yesterday), for a request at `now`. */
+/** A day closes this long after its end: far more than a flush interval (at most 60 s). */
+export const CLOSING_GRACE_MS = 5 * 60_000;
+
+/** The first UTC day read live (today, or yesterday during the grace after midnight), for a request at `now`. */
 export function tagOpenDay(now: number): TagOpenDay {
-  const ms = (Math.floor(now / DAY_MS) - 1) * DAY_MS;
+  const ms = Math.floor((now - CLOSING_GRACE_MS) / DAY_MS) * DAY_MS;
   return { ms, iso: new Date(ms).toISOString().slice(0, 10) };
 }
 

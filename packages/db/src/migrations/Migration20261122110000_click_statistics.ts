@@ -8,7 +8,9 @@ import { Migration } from '@mikro-orm/migrations';
  * - `click_hourly` / `account_click_hourly`: clicks and first-of-the-day visitors per link (or
  *   account) and UTC hour — the time series and totals;
  * - `click_daily_dimension` / `account_click_daily_dimension`: clicks per link (or account), UTC
- *   day, dimension and value — the breakdowns (and, for accounts, the `link` dimension: top links).
+ *   day, dimension and value — the breakdowns;
+ * - `account_click_daily_link` / `account_click_weekly_link`: clicks per account, link and UTC day or
+ *   ISO week — the account's top links (whole weeks read one row per link instead of seven).
  *
  * - `tag_stats_day`, `tag_click_hourly`, `tag_click_daily_dimension`: a tag's sums of closed days,
  *   per fingerprint of its live links, filled by the statistics service on demand.
@@ -68,6 +70,22 @@ export class Migration20261122110000_click_statistics extends Migration {
         primary key (account_id, day, dimension, value) include (clicks)
       );`);
 
+    this.addSql(`
+      create table account_click_daily_link (
+        account_id text not null constraint account_click_daily_link_account_id_foreign references account (id) on delete cascade,
+        day date not null,
+        link_id text not null,
+        clicks integer not null,
+        primary key (account_id, day, link_id) include (clicks)
+      );`);
+    this.addSql(`
+      create table account_click_weekly_link (
+        account_id text not null constraint account_click_weekly_link_account_id_foreign references account (id) on delete cascade,
+        week date not null,
+        link_id text not null,
+        clicks integer not null,
+        primary key (account_id, week, link_id) include (clicks)
+      );`);
     // Sums of a tag's closed days, per fingerprint of its live links (packages/api/src/services/tag-stats-cache.ts).
     this.addSql(`
       create table tag_stats_day (
@@ -116,14 +134,22 @@ export class Migration20261122110000_click_statistics extends Migration {
       select link.account_id, (click.occurred_at at time zone 'UTC')::date, d.dimension, d.value, sum(click.clicks)
       from click
       join link on link.id = click.link_id
-      cross join lateral (values ('referrer', coalesce(click.referrer_host, '')), ('device', click.agent_class), ('browser', ''), ('os', ''), ('country', ''), ('link', click.link_id))
+      cross join lateral (values ('referrer', coalesce(click.referrer_host, '')), ('device', click.agent_class), ('browser', ''), ('os', ''), ('country', ''))
         d (dimension, value)
       group by 1, 2, 3, 4;`);
+    this.addSql(`
+      insert into account_click_daily_link (account_id, day, link_id, clicks)
+      select link.account_id, (click.occurred_at at time zone 'UTC')::date, click.link_id, sum(click.clicks)
+      from click join link on link.id = click.link_id group by 1, 2, 3;`);
+    this.addSql(`
+      insert into account_click_weekly_link (account_id, week, link_id, clicks)
+      select account_id, date_trunc('week', day)::date, link_id, sum(clicks) from account_click_daily_link group by 1, 2, 3;`);
   }
 
   override async down(): Promise<void> {
     this.addSql(
-      'drop table if exists account_click_daily_dimension, click_daily_dimension, account_click_hourly, click_hourly, click_visitor, visitor_salt;',
+      'drop table if exists tag_click_daily_dimension, tag_click_hourly, tag_stats_day, account_click_weekly_link, account_click_daily_link, ' +
+        'account_click_daily_dimension, click_daily_dimension, account_click_hourly, click_hourly, click_visitor, visitor_salt;',
     );
     this.addSql('drop index if exists click_occurred_brin;');
     this.addSql('alter table click drop column browser, drop column os, drop column country, drop column visitor;');
