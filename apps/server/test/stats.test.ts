@@ -1,4 +1,4 @@
-import type { ClickEvent, VisitorAgent } from '@shortlinks/api';
+import { type ClickEvent, ClickRecorder, type VisitorAgent } from '@shortlinks/api';
 import { createClient } from '@shortlinks/client';
 import { createOrm } from '@shortlinks/db';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -355,6 +355,46 @@ describe('range validation', () => {
   test('without credentials: 401', async () => {
     const response = await fetch(`${server.api}/stats`);
     expect(response.status).toBe(401);
+  });
+});
+
+describe('retention', () => {
+  test('raw events past CLICK_RETENTION_DAYS are deleted, their rollups and click_count stay; old salts go', async () => {
+    const link = await createLink(alice, { slug: 'old-clicks' });
+    const recorder = new ClickRecorder(server.orm, { retentionDays: 5 });
+    const tenDaysAgo = Date.now() - 10 * 86_400_000;
+    for (const visitor of ['r1', 'r2', 'r3']) {
+      recorder.record({
+        linkId: link.id,
+        at: tenDaysAgo,
+        referrerHost: null,
+        agent: DESKTOP_CHROME,
+        country: null,
+        clientIp: visitor,
+        userAgent: BROWSER,
+      });
+    }
+    recorder.record({
+      linkId: link.id,
+      at: Date.now(),
+      referrerHost: null,
+      agent: DESKTOP_CHROME,
+      country: null,
+      clientIp: 'r1',
+      userAgent: BROWSER,
+    });
+    await recorder.stop(); // writes, then does the housekeeping
+
+    const db = server.orm.em.fork().getConnection();
+    expect(await db.execute('select sum(clicks)::int as n from click where link_id = ?', [link.id])).toEqual([{ n: 1 }]);
+    expect(
+      await db.execute('select sum(clicks)::int as n, sum(visitors)::int as v from click_hourly where link_id = ?', [link.id]),
+    ).toEqual([{ n: 4, v: 4 }]);
+    expect((await getLink(alice, link.id)).click_count).toBe(4);
+    // Only today's and yesterday's salts (and tomorrow's, made ahead) are kept.
+    const [salts] = await db.execute(`select min(day)::text as oldest, count(*)::int as days from visitor_salt`);
+    expect(String(salts?.oldest) >= new Date(Date.now() - 86_400_000).toISOString().slice(0, 10)).toBe(true);
+    expect(salts?.days).toBeLessThanOrEqual(3);
   });
 });
 

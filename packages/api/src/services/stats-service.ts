@@ -6,7 +6,7 @@ import { AppError, validationError } from '../errors.ts';
 import { reader } from './database.ts';
 import { findLiveLink } from './link-reads.ts';
 import { type BreakdownRow, readBreakdowns, readSeries, type StatsSubject } from './stats-queries.ts';
-import { fillTagCache, tagMembers, tagOpenDay } from './tag-stats-cache.ts';
+import { fillTagCache, findTagForStats, tagOpenDay } from './tag-stats-cache.ts';
 
 const linkNotFound = () => new AppError('LINK_NOT_FOUND', 'No live link of the account matches that id');
 const tagNotFound = () => new AppError('TAG_NOT_FOUND', 'No tag of the account matches that id');
@@ -43,12 +43,11 @@ export class StatsService {
   async tag(accountId: string, tagId: string, query: StatsQuery): Promise<GroupStats> {
     const range = await this.#range(query);
     const db = reader(this.#orm);
-    const tag = await db.selectFrom('tag').select('id').where('id', '=', tagId).where('account_id', '=', accountId).executeTakeFirst();
-    if (!tag) throw tagNotFound();
-    const members = await tagMembers(db, tag.id);
     const openDay = tagOpenDay(Date.now());
-    await fillTagCache(db, tag.id, members, range, openDay);
-    return this.#stats({ kind: 'tag', tagId: tag.id, members, openDay }, range);
+    const tag = await findTagForStats(db, accountId, tagId, range, openDay);
+    if (!tag) throw tagNotFound();
+    if (tag.missing) await fillTagCache(db, tagId, tag.members, range, openDay);
+    return this.#stats({ kind: 'tag', tagId, members: tag.members, openDay }, range);
   }
 
   /** Every click of the account, deleted links' included (their history is kept); top links are live ones. */

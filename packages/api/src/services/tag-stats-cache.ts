@@ -25,12 +25,34 @@ export function tagOpenDay(now: number): TagOpenDay {
   return { ms, iso: new Date(ms).toISOString().slice(0, 10) };
 }
 
-/** md5 of the tag's live link ids, sorted: the key of its cached sums. */
-export async function tagMembers(db: Db, tagId: string): Promise<string> {
-  const result = await sql<{ members: string }>`
-    select md5(coalesce(string_agg(member.link_id, ',' order by member.link_id), '')) as members
-    from (${tagLinks(tagId)}) member`.execute(db);
-  return result.rows[0]?.members ?? '';
+/**
+ * The account's tag with the md5 of its live link ids, sorted (the key of its cached sums), and
+ * whether any closed day of the range still has to be summed; undefined when the account has no
+ * such tag. One round trip: a statistics request of a tag usually needs no other before its reads.
+ */
+export async function findTagForStats(
+  db: Db,
+  accountId: string,
+  tagId: string,
+  range: StatsRange,
+  openDay: TagOpenDay,
+): Promise<{ members: string; missing: boolean } | undefined> {
+  const result = await sql<{ members: string; missing: boolean }>`
+    with found as (
+      select tag.id, (
+        select md5(coalesce(string_agg(member.link_id, ',' order by member.link_id), '')) from (${tagLinks(tagId)}) member
+      ) as members
+      from tag where tag.id = ${tagId} and tag.account_id = ${accountId}
+    ),
+    days as (${days(range)})
+    select found.members, exists (
+      select 1 from days, generate_series(days.first_day, least(days.last_day, ${openDay.iso}::date - 1), interval '1 day') closed (day)
+      where not exists (
+        select 1 from tag_stats_day done where done.tag_id = found.id and done.members = found.members and done.day = closed.day::date
+      )
+    ) as missing
+    from found`.execute(db);
+  return result.rows[0];
 }
 
 /** Sums the closed days of the range that are not cached yet for these members (one statement; usually nothing to do). */
