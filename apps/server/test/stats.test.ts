@@ -352,6 +352,13 @@ describe('range validation', () => {
     }
   });
 
+  test('empty query values count as not sent: the defaults apply', async () => {
+    const response = await alice.call('GET', '/stats?start=&end=&tz=&interval=&top=');
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ interval: 'day', tz: 'UTC' });
+    expect(response.body.series).toHaveLength(31);
+  });
+
   test('without credentials: 401', async () => {
     const response = await fetch(`${server.api}/stats`);
     expect(response.status).toBe(401);
