@@ -3,18 +3,18 @@ import { LIMITS, SLUG_PATTERN } from '@shortlinks/contract';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { GONE_PAGE, HOME_PAGE, NOT_FOUND_PAGE } from './redirect-pages.ts';
 
+export interface RedirectPluginOptions {
+  services: Services;
+  /** Lower-cased header a trusted proxy sets to the visitor's country (statistics only). */
+  countryHeader?: string | undefined;
+}
+
 /**
  * GET/HEAD `/{slug}`: the short links themselves. Static routes (`/api/…`, `/trpc/…`, `/docs`,
  * `/healthz`, …) win over this parametric one, and their names are reserved slugs, so a link
  * can never shadow them. Nothing here writes to the database: clicks are buffered.
  */
-export async function redirectPlugin(
-  app: FastifyInstance,
-  {
-    services,
-    countryHeader,
-  }: { services: Services /** Trusted proxy header with the visitor's country (lower case). */; countryHeader?: string | undefined },
-) {
+export async function redirectPlugin(app: FastifyInstance, { services, countryHeader }: RedirectPluginOptions) {
   const { redirects, clicks } = services;
 
   const page = (reply: FastifyReply, status: number, html: string) =>
