@@ -17,13 +17,22 @@ export interface ServerOptions {
   /** The server's own origin, for the OpenAPI document's server URL. */
   baseUrl: string;
   logLevel?: string;
+  /** Header set by a trusted proxy with the visitor's country (e.g. `cf-ipcountry`); statistics only. */
+  countryHeader?: string | undefined;
 }
 
 /** Request bodies above this size are refused with 413 PAYLOAD_TOO_LARGE (a link body is a few KiB). */
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
 /** Builds the HTTP server without listening, so tests can start it on port 0. */
-export async function buildServer({ orm, services, databaseUrl, baseUrl, logLevel = 'info' }: ServerOptions): Promise<FastifyInstance> {
+export async function buildServer({
+  orm,
+  services,
+  databaseUrl,
+  baseUrl,
+  logLevel = 'info',
+  countryHeader,
+}: ServerOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
       level: logLevel,
@@ -43,7 +52,7 @@ export async function buildServer({ orm, services, databaseUrl, baseUrl, logLeve
   await app.register(openApiPlugin, { baseUrl });
   await app.register(restPlugin, { services });
   await app.register(trpcPlugin, { services });
-  await app.register(redirectPlugin, { services });
+  await app.register(redirectPlugin, { services, countryHeader });
 
   // The redirect cache is trusted only while link change announcements arrive; buffered clicks
   // are written on a timer and, on close (after the last request), once more.

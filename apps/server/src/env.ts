@@ -18,6 +18,13 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   /** How often buffered clicks are written, in ms: a hard crash loses at most this much. */
   CLICK_FLUSH_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+  /** Request header a trusted proxy sets to the visitor's country (e.g. CF-IPCountry); unset: countries are unknown. */
+  CLICK_COUNTRY_HEADER: z
+    .string()
+    .regex(/^[A-Za-z0-9-]+$/, 'must be an HTTP header name such as CF-IPCountry')
+    .optional(),
+  /** Raw click events older than this many days are deleted (statistics rollups are kept); 0 keeps them. */
+  CLICK_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(400),
   /** Comma-separated domains the default reputation check refuses (with their subdomains). */
   URL_DENYLIST: z.string().default(''),
 });
@@ -32,6 +39,9 @@ export interface Config {
   logLevel: (typeof LOG_LEVELS)[number];
   denylist: string[];
   clickFlushMs: number;
+  /** Lower-cased header name, or undefined. */
+  clickCountryHeader: string | undefined;
+  clickRetentionDays: number;
 }
 
 /** Every environment problem, one line each; empty when the environment is valid. */
@@ -52,6 +62,8 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): { confi
       shortDomain: (value.SHORT_DOMAIN ?? `http://localhost:${value.PORT}`).replace(/\/+$/, ''),
       logLevel: value.LOG_LEVEL,
       clickFlushMs: value.CLICK_FLUSH_MS,
+      clickCountryHeader: value.CLICK_COUNTRY_HEADER?.toLowerCase(),
+      clickRetentionDays: value.CLICK_RETENTION_DAYS,
       denylist: value.URL_DENYLIST.split(',')
         .map((domain) => domain.trim())
         .filter(Boolean),

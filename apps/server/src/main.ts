@@ -20,10 +20,17 @@ const services = createServices({
   orm: database.orm,
   shortDomain: config.shortDomain,
   reputation: new LocalDenylist(config.denylist),
-  clicks: { flushIntervalMs: config.clickFlushMs },
+  clicks: { flushIntervalMs: config.clickFlushMs, retentionDays: config.clickRetentionDays },
 });
 const baseUrl = `http://${config.host.includes(':') ? `[${config.host}]` : config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`;
-const app = await buildServer({ orm: database.orm, services, databaseUrl: database.url, baseUrl, logLevel: config.logLevel });
+const app = await buildServer({
+  orm: database.orm,
+  services,
+  databaseUrl: database.url,
+  baseUrl,
+  logLevel: config.logLevel,
+  countryHeader: config.clickCountryHeader,
+});
 
 let stopping = false;
 /** Stop taking requests, let those in flight finish, then stop the database. */

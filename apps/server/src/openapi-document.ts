@@ -31,6 +31,9 @@ const ERRORS_BY_PROCEDURE: Record<string, ErrorCode[]> = {
   'tags.list': [],
   'tags.update': ['TAG_NOT_FOUND', 'TAG_NAME_TAKEN', 'VALIDATION_ERROR'],
   'tags.delete': ['TAG_NOT_FOUND'],
+  'stats.link': ['LINK_NOT_FOUND', 'VALIDATION_ERROR'],
+  'stats.tag': ['TAG_NOT_FOUND', 'VALIDATION_ERROR'],
+  'stats.account': ['VALIDATION_ERROR'],
 };
 
 /** An example body for each code, as the API answers it. */
@@ -64,7 +67,7 @@ export function buildOpenApiDocument(router: AppRouter, baseUrl: string): OpenAP
       'Timestamps are Unix epoch milliseconds. Errors are `{ code, message, field? }`.',
     baseUrl,
     docsUrl: '/docs',
-    tags: ['Links', 'Tags'],
+    tags: ['Links', 'Tags', 'Statistics'],
     securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key, e.g. `slk_…`' } },
     defs: { Error: ErrorBodySchema },
   });

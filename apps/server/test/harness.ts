@@ -40,6 +40,8 @@ export interface TestServerOptions {
   databaseUrl?: string;
   /** Click flush interval; tests that count clicks call `services.clicks.flush()` themselves. */
   clickFlushMs?: number;
+  /** Trusted proxy header with the visitor's country, e.g. `cf-ipcountry`. */
+  countryHeader?: string;
 }
 
 /** The real server on its own database, listening on a random loopback port. */
@@ -53,7 +55,14 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     reputation: new LocalDenylist(options.denylist ?? ['flagged.example']),
     clicks: { flushIntervalMs: options.clickFlushMs ?? 60_000 },
   });
-  const app = await buildServer({ orm, services, databaseUrl, baseUrl: 'http://127.0.0.1', logLevel: 'warn' });
+  const app = await buildServer({
+    orm,
+    services,
+    databaseUrl,
+    baseUrl: 'http://127.0.0.1',
+    logLevel: 'warn',
+    countryHeader: options.countryHeader,
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('server has no port');

@@ -20,7 +20,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** Every operation of the spec's "Endpoints" table (the stats endpoint's shape is not shown there). */
+/** Every operation of the spec's "Endpoints" table, and the statistics endpoints (docs/statistics.md). */
 const SPEC_OPERATIONS = [
   ['post', '/links'],
   ['get', '/links'],
@@ -32,6 +32,9 @@ const SPEC_OPERATIONS = [
   ['get', '/tags'],
   ['patch', '/tags/{id}'],
   ['delete', '/tags/{id}'],
+  ['get', '/links/{id}/stats'],
+  ['get', '/tags/{id}/stats'],
+  ['get', '/stats'],
 ] as const;
 
 /** Follows local `$ref`s (`#/components/...`) until a non-reference object. */
@@ -125,6 +128,9 @@ describe('success statuses are the real ones', () => {
     ['get', '/tags', ['200']],
     ['patch', '/tags/{id}', ['200']],
     ['delete', '/tags/{id}', ['204']],
+    ['get', '/links/{id}/stats', ['200']],
+    ['get', '/tags/{id}/stats', ['200']],
+    ['get', '/stats', ['200']],
   ] as const)('%s %s answers %j on success', (method, path, expected) => {
     expect(successCodes(method, path)).toEqual([...expected]);
   });
@@ -188,6 +194,25 @@ describe('success statuses are the real ones', () => {
   });
 });
 
+describe('statistics', () => {
+  test.each([
+    ['/links/{id}/stats', 'LinkStats'],
+    ['/tags/{id}/stats', 'GroupStats'],
+    ['/stats', 'GroupStats'],
+  ] as const)('GET %s documents its query parameters and returns %s', (path, schemaName) => {
+    const parameters = (operation('get', path).parameters ?? []).map(resolve);
+    const query = parameters.filter((parameter: Json) => parameter.in === 'query').map((parameter: Json) => parameter.name);
+    expect(query.sort()).toEqual(['end', 'interval', 'start', 'top', 'tz']);
+    const interval = parameters.find((parameter: Json) => parameter.name === 'interval');
+    expect(resolve(interval.schema).enum).toEqual(['hour', 'day']);
+    const schema = responseSchema(operation('get', path).responses['200']);
+    const expected = resolve({ $ref: `#/components/schemas/${schemaName}` });
+    expect(Object.keys(schema.properties ?? expected.properties).sort()).toEqual(Object.keys(expected.properties).sort());
+    expect(Object.keys(expected.properties)).toEqual(expect.arrayContaining(['totals', 'series', 'breakdowns']));
+    expect(Object.keys(expected.properties).includes('top_links')).toBe(schemaName === 'GroupStats');
+  });
+});
+
 describe('errors', () => {
   test('the Error schema has code, message and field', () => {
     const error = resolve({ $ref: '#/components/schemas/Error' });
@@ -224,6 +249,10 @@ describe('errors', () => {
     ['post', '/links', '403'],
     ['post', '/tags', '409'],
     ['delete', '/tags/{id}', '404'],
+    ['get', '/links/{id}/stats', '404'],
+    ['get', '/links/{id}/stats', '422'],
+    ['get', '/tags/{id}/stats', '404'],
+    ['get', '/stats', '422'],
   ] as const)('%s %s documents %s', (method, path, status) => {
     expect(operation(method, path)?.responses).toHaveProperty(status);
   });

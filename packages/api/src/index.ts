@@ -5,7 +5,7 @@ export type { Context } from './context.ts';
 export { PLAN_LIMITS } from './domain/plans.ts';
 export { LocalDenylist, type ReputationVerdict, type UrlReputation } from './domain/reputation.ts';
 export { AppError, toAppError } from './errors.ts';
-export { agentClass, referrerHost } from './redirects/agent-class.ts';
+export { agentClass, countryCode, describeAgent, referrerHost, type VisitorAgent } from './redirects/agent-class.ts';
 export { type ClickEvent, ClickRecorder } from './redirects/click-recorder.ts';
 export type { RedirectOutcome } from './redirects/redirect-service.ts';
 export { type AppRouter, appRouter } from './root.ts';

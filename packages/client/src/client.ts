@@ -53,6 +53,15 @@ export function createClient({ baseUrl, apiKey, fetch }: ClientOptions) {
       update: (input: In['tags']['update']): Promise<Out['tags']['update']> => call(() => trpc.tags.update.mutate(input)),
       delete: (id: string): Promise<void> => call(() => trpc.tags.delete.mutate({ id })),
     },
+    /** Click statistics (docs/statistics.md); every query field is optional. */
+    stats: {
+      /** By `lnk_` id, or `ext_` + external id (not URL-encoded). */
+      link: (id: string, query: Omit<In['stats']['link'], 'id'> = {}): Promise<Out['stats']['link']> =>
+        call(() => trpc.stats.link.query({ ...query, id })),
+      tag: (id: string, query: Omit<In['stats']['tag'], 'id'> = {}): Promise<Out['stats']['tag']> =>
+        call(() => trpc.stats.tag.query({ ...query, id })),
+      account: (query: In['stats']['account'] = {}): Promise<Out['stats']['account']> => call(() => trpc.stats.account.query(query)),
+    },
   };
 }
 

@@ -1,14 +1,20 @@
-import { agentClass, referrerHost, type Services } from '@shortlinks/api';
+import { countryCode, describeAgent, referrerHost, type Services } from '@shortlinks/api';
 import { LIMITS, SLUG_PATTERN } from '@shortlinks/contract';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { GONE_PAGE, HOME_PAGE, NOT_FOUND_PAGE } from './redirect-pages.ts';
+
+export interface RedirectPluginOptions {
+  services: Services;
+  /** Lower-cased header a trusted proxy sets to the visitor's country (statistics only). */
+  countryHeader?: string | undefined;
+}
 
 /**
  * GET/HEAD `/{slug}`: the short links themselves. Static routes (`/api/…`, `/trpc/…`, `/docs`,
  * `/healthz`, …) win over this parametric one, and their names are reserved slugs, so a link
  * can never shadow them. Nothing here writes to the database: clicks are buffered.
  */
-export async function redirectPlugin(app: FastifyInstance, { services }: { services: Services }) {
+export async function redirectPlugin(app: FastifyInstance, { services, countryHeader }: RedirectPluginOptions) {
   const { redirects, clicks } = services;
 
   const page = (reply: FastifyReply, status: number, html: string) =>
@@ -30,9 +36,19 @@ export async function redirectPlugin(app: FastifyInstance, { services }: { servi
 
     // HEAD requests and bots do not count as clicks (docs/redirects.md).
     if (request.method === 'GET') {
-      const agent = agentClass(request.headers['user-agent']);
-      if (agent !== 'bot') {
-        clicks.record({ linkId: outcome.linkId, at: Date.now(), referrerHost: referrerHost(request.headers.referer), agentClass: agent });
+      const userAgent = request.headers['user-agent'];
+      const agent = describeAgent(userAgent);
+      if (agent.device !== 'bot') {
+        clicks.record({
+          linkId: outcome.linkId,
+          at: Date.now(),
+          referrerHost: referrerHost(request.headers.referer),
+          agent,
+          country: countryHeader ? countryCode(request.headers[countryHeader]) : null,
+          // Only hashed with the day's salt (docs/statistics.md); never stored.
+          clientIp: request.ip,
+          userAgent,
+        });
       }
     }
     // no-store: a cached redirect would skip us, and the click would go uncounted.

@@ -7,6 +7,7 @@ import { AccountService } from './account-service.ts';
 import { ApiKeyService } from './api-key-service.ts';
 import { DestinationChecker } from './destinations.ts';
 import { LinkService } from './link-service.ts';
+import { StatsService } from './stats-service.ts';
 import { TagService } from './tag-service.ts';
 
 export interface ServiceOptions {
@@ -23,6 +24,7 @@ export interface Services {
   apiKeys: ApiKeyService;
   links: LinkService;
   tags: TagService;
+  stats: StatsService;
   redirects: RedirectService;
   clicks: ClickRecorder;
 }
@@ -36,6 +38,7 @@ export function createServices({ orm, shortDomain, reputation, clicks }: Service
     apiKeys: new ApiKeyService(orm),
     links: new LinkService(orm, destinations, origin, (slug) => redirects.cache.invalidate(slug)),
     tags: new TagService(orm),
+    stats: new StatsService(orm, origin),
     redirects,
     clicks: new ClickRecorder(orm, clicks),
   };

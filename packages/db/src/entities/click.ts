@@ -20,6 +20,14 @@ export const Click = defineEntity({
     referrer_host: p.text().nullable(),
     /** desktop, mobile, tablet or unknown (bots are not recorded). */
     agent_class: p.text(),
+    /** Browser name as Bowser reports it (e.g. `Chrome`), when recognised. */
+    browser: p.text().nullable(),
+    /** Operating system name as Bowser reports it (e.g. `iOS`), when recognised. */
+    os: p.text().nullable(),
+    /** ISO 3166-1 alpha-2 country from the trusted proxy header, when configured and known. */
+    country: p.text().nullable(),
+    /** The visitor's hash for that UTC day (salted, rotating daily: docs/statistics.md); never an IP. */
+    visitor: p.bigint('string').nullable(),
     /** How many identical visits this row stands for (at least 1). */
     clicks: p.integer().check('clicks > 0'),
   },

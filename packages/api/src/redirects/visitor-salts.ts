@@ -1,0 +1,57 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Database } from '@shortlinks/db';
+import { type Kysely, sql } from 'kysely';
+
+export const DAY_MS = 86_400_000;
+
+/**
+ * The daily salts of visitor hashes (docs/statistics.md, "Unique visitors"). One random salt per
+ * UTC day lives in the `visitor_salt` table, so every server process hashes a visitor alike; it
+ * is deleted once the following day is over, after which nobody — the operator included — can
+ * link a hash to an IP address by trying addresses. Raw IPs are never written anywhere.
+ */
+export class VisitorSalts {
+  readonly #byDay = new Map<number, Buffer>();
+
+  /** The visitor's hash for UTC day `day` (days since the epoch), or undefined while that day's salt is not loaded. */
+  visitor(day: number, clientIp: string, userAgent: string | undefined): string | undefined {
+    const salt = this.#byDay.get(day);
+    if (salt === undefined) return undefined;
+    const digest = createHash('sha256')
+      .update(salt)
+      .update(clientIp)
+      .update('\n')
+      .update(userAgent ?? '')
+      .digest();
+    // 64 bits: collisions among a link's visitors of one day are negligible (n² / 2⁶⁵).
+    return digest.readBigInt64BE(0).toString();
+  }
+
+  /** Loads (creating when needed) the salts of `days`, and of today and tomorrow so midnight never waits. */
+  async ensure(db: Kysely<Database>, days: Iterable<number>, now: number): Promise<void> {
+    const today = Math.floor(now / DAY_MS);
+    const wanted = [...new Set([...days, today, today + 1])].filter((day) => !this.#byDay.has(day));
+    if (wanted.length === 0) return;
+    const dates = wanted.map(isoDay);
+    // The first process to ask creates a day's salt; the others read it.
+    await sql`
+      insert into visitor_salt (day, salt)
+      select unnest(${dates}::date[]), unnest(${wanted.map(() => randomBytes(32))}::bytea[])
+      on conflict (day) do nothing`.execute(db);
+    const rows = await sql<{ day: string; salt: Buffer }>`
+      select to_char(day, 'YYYY-MM-DD') as day, salt from visitor_salt where day = any(${dates}::date[])`.execute(db);
+    for (const row of rows.rows) this.#byDay.set(Math.floor(Date.parse(`${row.day}T00:00:00Z`) / DAY_MS), row.salt);
+  }
+
+  /** Forgets and deletes the salts of days before yesterday. */
+  async rotate(db: Kysely<Database>, now: number): Promise<void> {
+    const yesterday = Math.floor(now / DAY_MS) - 1;
+    for (const day of this.#byDay.keys()) if (day < yesterday) this.#byDay.delete(day);
+    await sql`delete from visitor_salt where day < ${isoDay(yesterday)}::date`.execute(db);
+  }
+}
+
+/** `YYYY-MM-DD` of a UTC day number. */
+export function isoDay(day: number): string {
+  return new Date(day * DAY_MS).toISOString().slice(0, 10);
+}

@@ -1,0 +1,101 @@
+import { sql } from 'kysely';
+import type { StatsRange } from '../domain/stats-range.ts';
+import type { Db } from './database.ts';
+import { days, type TagOpenDay, tagDimensionRows, tagLinks } from './stats-queries.ts';
+
+const DAY_MS = 86_400_000;
+
+/**
+ * A tag's statistics sum the rollups of its live links, which costs links × days × values rows
+ * per request (hundreds of thousands for a big tag). Closed days — UTC days that ended more than
+ * {@link CLOSING_GRACE_MS} ago, which no new click reaches — are therefore summed once per tag and kept, keyed by a fingerprint of
+ * the tag's live links: when a link is tagged, untagged or deleted the fingerprint changes and
+ * the old sums are simply never read again (and are deleted at the next fill), so no write path
+ * has to keep them current. Today is always read live from the links' rollups. Clicks flushed
+ * after their day closed (a database outage) make the flush drop the marks of the days they
+ * touch, so those days are summed again (docs/statistics.md).
+ */
+
+/** A day closes this long after its end: far more than a flush interval (at most 60 s). */
+export const CLOSING_GRACE_MS = 5 * 60_000;
+
+/** The first UTC day read live (today, or yesterday during the grace after midnight), for a request at `now`. */
+export function tagOpenDay(now: number): TagOpenDay {
+  const ms = Math.floor((now - CLOSING_GRACE_MS) / DAY_MS) * DAY_MS;
+  return { ms, iso: new Date(ms).toISOString().slice(0, 10) };
+}
+
+/**
+ * The account's tag with the md5 of its live link ids, sorted (the key of its cached sums), and
+ * whether any closed day of the range still has to be summed; undefined when the account has no
+ * such tag. One round trip: a statistics request of a tag usually needs no other before its reads.
+ */
+export async function findTagForStats(
+  db: Db,
+  accountId: string,
+  tagId: string,
+  range: StatsRange,
+  openDay: TagOpenDay,
+): Promise<{ members: string; missing: boolean } | undefined> {
+  const result = await sql<{ members: string; missing: boolean }>`
+    with found as (
+      select tag.id, (
+        select md5(coalesce(string_agg(member.link_id, ',' order by member.link_id), '')) from (${tagLinks(tagId)}) member
+      ) as members
+      from tag where tag.id = ${tagId} and tag.account_id = ${accountId}
+    ),
+    days as (${days(range)})
+    select found.members, exists (
+      select 1 from days, generate_series(days.first_day, least(days.last_day, ${openDay.iso}::date - 1), interval '1 day') closed (day)
+      where not exists (
+        select 1 from tag_stats_day done where done.tag_id = found.id and done.members = found.members and done.day = closed.day::date
+      )
+    ) as missing
+    from found`.execute(db);
+  return result.rows[0];
+}
+
+/** Sums the closed days of the range that are not cached yet for these members (one statement; usually nothing to do). */
+export async function fillTagCache(db: Db, tagId: string, members: string, range: StatsRange, openDay: TagOpenDay): Promise<void> {
+  await sql`
+    with days as materialized (${days(range)}),
+    wanted as materialized (
+      select day::date as day
+      from days, generate_series(days.first_day, least(days.last_day, ${openDay.iso}::date - 1), interval '1 day') day
+      except
+      select day from tag_stats_day where tag_id = ${tagId} and members = ${members}
+    ),
+    hourly as (
+      insert into tag_click_hourly (tag_id, members, hour, clicks, visitors)
+      select ${tagId}, ${members}, hourly.hour, sum(hourly.clicks), sum(hourly.visitors)
+      from click_hourly hourly
+      where hourly.link_id in (${tagLinks(tagId)})
+        and hourly.hour >= (select min(day) from wanted)::timestamp at time zone 'UTC'
+        and hourly.hour < ((select max(day) from wanted) + 1)::timestamp at time zone 'UTC'
+        and (hourly.hour at time zone 'UTC')::date in (select day from wanted)
+      group by hourly.hour
+      on conflict (tag_id, members, hour) do update set clicks = excluded.clicks, visitors = excluded.visitors
+    ),
+    dimensions as (
+      insert into tag_click_daily_dimension (tag_id, members, day, dimension, value, clicks)
+      select ${tagId}, ${members}, live.day, live.dimension, live.value, sum(live.clicks)
+      from (${tagDimensionRows(tagId)}) live
+      where live.day between (select min(day) from wanted) and (select max(day) from wanted) and live.day in (select day from wanted)
+      group by live.day, live.dimension, live.value
+      on conflict (tag_id, members, day, dimension, value) do update set clicks = excluded.clicks
+    ),
+    marked as (
+      insert into tag_stats_day (tag_id, members, day) select ${tagId}, ${members}, day from wanted on conflict do nothing
+    ),
+    -- Sums of earlier members are never read again.
+    stale_days as (
+      delete from tag_stats_day where tag_id = ${tagId} and members <> ${members} and exists (select 1 from wanted)
+    ),
+    stale_hours as (
+      delete from tag_click_hourly where tag_id = ${tagId} and members <> ${members} and exists (select 1 from wanted)
+    ),
+    stale_dimensions as (
+      delete from tag_click_daily_dimension where tag_id = ${tagId} and members <> ${members} and exists (select 1 from wanted)
+    )
+    select count(*) from wanted`.execute(db);
+}
