@@ -6,6 +6,7 @@ import { openApiPlugin } from './plugins/openapi.ts';
 import { redirectPlugin } from './plugins/redirect.ts';
 import { restPlugin } from './plugins/rest.ts';
 import { trpcPlugin } from './plugins/trpc.ts';
+import { DEFAULT_RATE_LIMITS, type RateLimitSettings, redirectRateLimit, registerRateLimits } from './rate-limits.ts';
 import { OneLinePerRequest } from './request-log.ts';
 
 export interface ServerOptions {
@@ -16,32 +17,46 @@ export interface ServerOptions {
   /** The server's own origin, for the OpenAPI document's server URL. */
   baseUrl: string;
   logLevel?: string;
+  /** Where log lines go (standard output when unset); tests capture them. */
+  logStream?: { write(line: string): void };
+  /** Overrides of the default rate limits (docs/security.md). */
+  rateLimits?: Partial<RateLimitSettings>;
+  /** Fastify's trustProxy, so client IPs (rate limits, logs) come from X-Forwarded-For behind a proxy. */
+  trustProxy?: boolean | number | string[] | undefined;
 }
 
 /** Request bodies above this size are refused with 413 PAYLOAD_TOO_LARGE (a link body is a few KiB). */
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
 /** Builds the HTTP server without listening, so tests can start it on port 0. */
-export async function buildServer({ orm, services, databaseUrl, baseUrl, logLevel = 'info' }: ServerOptions): Promise<FastifyInstance> {
+export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
+  const { orm, services, databaseUrl, baseUrl, logLevel = 'info', logStream } = options;
   const app = Fastify({
     logger: {
       level: logLevel,
       // API keys must never reach the logs.
-      redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
+      redact: {
+        paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'headers.cookie'],
+        censor: '[redacted]',
+      },
+      stream: logStream,
     },
+    trustProxy: typeof options.trustProxy === 'number' ? trustedHops(options.trustProxy) : (options.trustProxy ?? false),
     bodyLimit: BODY_LIMIT_BYTES,
     // Long ext_ ids are URL-encoded into the path.
     routerOptions: { maxParamLength: 2048 },
     logController: new OneLinePerRequest(),
   });
 
+  const rateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
+  await registerRateLimits(app, rateLimits);
   await app.register(healthPlugin, { orm });
   // Separate scopes: the tRPC adapter replaces the JSON body parser, and the REST scope's
   // authentication and error rewriting must not leak into the others.
   await app.register(openApiPlugin, { baseUrl });
   await app.register(restPlugin, { services });
   await app.register(trpcPlugin, { services });
-  await app.register(redirectPlugin, { services });
+  await app.register(redirectPlugin, { services, rateLimit: redirectRateLimit(app, rateLimits) });
 
   // The redirect cache is trusted only while link change announcements arrive; buffered clicks
   // are written on a timer and, on close (after the last request), once more.
@@ -59,4 +74,9 @@ export async function buildServer({ orm, services, databaseUrl, baseUrl, logLeve
     await listener.stop();
   });
   return app;
+}
+
+/** TRUST_PROXY as a hop count: the nearest `hops` proxies are trusted. */
+function trustedHops(hops: number) {
+  return (_address: string, hop: number) => hop < hops;
 }

@@ -1,26 +1,51 @@
 import path from 'node:path';
+import type { RemoteReputationSettings } from '@shortlinks/api';
 import { z } from 'zod';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-const EnvSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().min(1).default('127.0.0.1'),
-  DATABASE_URL: z
-    .string()
-    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
-    .optional(),
-  DATA_DIR: z.string().min(1).default('.data'),
-  SHORT_DOMAIN: z
-    .string()
-    .regex(/^https?:\/\/[^/?#\s]+\/?$/, 'must be an origin such as https://sho.rt (scheme and host, no path)')
-    .optional(),
-  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
-  /** How often buffered clicks are written, in ms: a hard crash loses at most this much. */
-  CLICK_FLUSH_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
-  /** Comma-separated domains the default reputation check refuses (with their subdomains). */
-  URL_DENYLIST: z.string().default(''),
-});
+const EnvSchema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+      .optional(),
+    DATA_DIR: z.string().min(1).default('.data'),
+    SHORT_DOMAIN: z
+      .string()
+      .regex(/^https?:\/\/[^/?#\s]+\/?$/, 'must be an origin such as https://sho.rt (scheme and host, no path)')
+      .optional(),
+    LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+    /** How often buffered clicks are written, in ms: a hard crash loses at most this much. */
+    CLICK_FLUSH_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+    /** Comma-separated domains the default reputation check refuses (with their subdomains). */
+    URL_DENYLIST: z.string().default(''),
+    /** The remote URL safety service (docs/security.md); `none` leaves the denylists alone. */
+    REPUTATION_PROVIDER: z.enum(['none', 'safe-browsing', 'web-risk']).default('none'),
+    REPUTATION_API_KEY: z.string().optional(),
+    REPUTATION_BASE_URL: z
+      .string()
+      .regex(/^https?:\/\/[^/?#\s]+\/?$/, 'must be an origin such as https://safebrowsing.googleapis.com')
+      .optional(),
+    REPUTATION_TIMEOUT_MS: z.coerce.number().int().min(50).max(30_000).default(1500),
+    REPUTATION_CACHE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
+    REPUTATION_FAILURE_POLICY: z.enum(['allow', 'fail-closed']).default('allow'),
+    /** Redirects each client IP may follow per minute (docs/security.md). */
+    REDIRECT_RATE_LIMIT: z.coerce.number().int().min(1).default(1200),
+    /** Fastify's trustProxy: `true`, a hop count, or comma-separated proxy addresses; client IPs come from X-Forwarded-For. */
+    TRUST_PROXY: z.string().optional(),
+  })
+  .superRefine((env, context) => {
+    if (env.REPUTATION_PROVIDER !== 'none' && !env.REPUTATION_API_KEY) {
+      context.addIssue({
+        code: 'custom',
+        path: ['REPUTATION_API_KEY'],
+        message: `is required when REPUTATION_PROVIDER is ${env.REPUTATION_PROVIDER}`,
+      });
+    }
+  });
 
 /** The validated settings of a server process. */
 export interface Config {
@@ -32,6 +57,9 @@ export interface Config {
   logLevel: (typeof LOG_LEVELS)[number];
   denylist: string[];
   clickFlushMs: number;
+  reputation: RemoteReputationSettings;
+  redirectRateLimit: number;
+  trustProxy: boolean | number | string[] | undefined;
 }
 
 /** Every environment problem, one line each; empty when the environment is valid. */
@@ -55,6 +83,27 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): { confi
       denylist: value.URL_DENYLIST.split(',')
         .map((domain) => domain.trim())
         .filter(Boolean),
+      reputation: {
+        provider: value.REPUTATION_PROVIDER,
+        apiKey: value.REPUTATION_API_KEY,
+        baseUrl: value.REPUTATION_BASE_URL,
+        timeoutMs: value.REPUTATION_TIMEOUT_MS,
+        cleanCacheMs: value.REPUTATION_CACHE_SECONDS * 1000,
+        policy: value.REPUTATION_FAILURE_POLICY,
+      },
+      redirectRateLimit: value.REDIRECT_RATE_LIMIT,
+      trustProxy: trustProxy(value.TRUST_PROXY),
     },
   };
+}
+
+/** TRUST_PROXY as Fastify takes it: unset (no proxy), `true`/`false`, a hop count, or proxy addresses. */
+function trustProxy(value: string | undefined): boolean | number | string[] | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'true' || value === 'false') return value === 'true';
+  if (/^\d+$/.test(value)) return Number(value);
+  return value
+    .split(',')
+    .map((address) => address.trim())
+    .filter(Boolean);
 }

@@ -17,6 +17,7 @@ const CREATE_ERRORS: ErrorCode[] = [
   'EXTERNAL_ID_TAKEN',
   'VALIDATION_ERROR',
   'SLUG_INVALID',
+  'REPUTATION_UNAVAILABLE',
 ];
 
 /** The error codes each operation can answer, beyond 401 (all) and 400/415 (those with a body). */
@@ -25,7 +26,7 @@ const ERRORS_BY_PROCEDURE: Record<string, ErrorCode[]> = {
   'links.upsert': CREATE_ERRORS,
   'links.list': ['VALIDATION_ERROR'],
   'links.get': ['LINK_NOT_FOUND'],
-  'links.update': ['PLAN_LIMIT_REACHED', 'LINK_NOT_FOUND', 'TAG_NOT_FOUND', 'VALIDATION_ERROR'],
+  'links.update': ['PLAN_LIMIT_REACHED', 'LINK_NOT_FOUND', 'TAG_NOT_FOUND', 'VALIDATION_ERROR', 'REPUTATION_UNAVAILABLE'],
   'links.delete': ['LINK_NOT_FOUND'],
   'tags.create': ['PLAN_LIMIT_REACHED', 'TAG_NAME_TAKEN', 'VALIDATION_ERROR'],
   'tags.list': [],
@@ -47,6 +48,13 @@ const ERROR_EXAMPLES: Partial<Record<ErrorCode, ErrorBody>> = {
   UNSUPPORTED_MEDIA_TYPE: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Send the body as JSON with Content-Type: application/json' },
   SLUG_INVALID: { code: 'SLUG_INVALID', message: '"docs" is a reserved word and cannot be used as a slug', field: 'slug' },
   VALIDATION_ERROR: { code: 'VALIDATION_ERROR', message: 'title must not be empty', field: 'title' },
+  PAYLOAD_TOO_LARGE: { code: 'PAYLOAD_TOO_LARGE', message: 'The request body is too large (at most 65536 bytes)' },
+  RATE_LIMITED: { code: 'RATE_LIMITED', message: 'Too many requests for this API key; retry in 12 seconds' },
+  REPUTATION_UNAVAILABLE: {
+    code: 'REPUTATION_UNAVAILABLE',
+    message: 'The URL safety check is unavailable, so the destination cannot be accepted now; retry later',
+    field: 'destination_url',
+  },
 };
 
 /**
@@ -103,9 +111,10 @@ export function buildOpenApiDocument(router: AppRouter, baseUrl: string): OpenAP
     }
     const hasBody = meta.openapi.method === 'POST' || meta.openapi.method === 'PATCH';
     const codes: ErrorCode[] = [
-      ...(hasBody ? (['INVALID_JSON', 'UNSUPPORTED_MEDIA_TYPE'] as const) : []),
+      ...(hasBody ? (['INVALID_JSON', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'] as const) : []),
       'UNAUTHORIZED',
       ...(ERRORS_BY_PROCEDURE[name] ?? []),
+      'RATE_LIMITED',
     ];
     const byStatus = new Map<number, ErrorCode[]>();
     for (const code of codes) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);

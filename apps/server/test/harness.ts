@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { type AccountView, createServices, LocalDenylist, type NewAccount, type Services } from '@shortlinks/api';
+import { type AccountView, createServices, LocalDenylist, type NewAccount, type Services, type UrlReputation } from '@shortlinks/api';
 import { createOrm, type Orm } from '@shortlinks/db';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { expect, inject } from 'vitest';
 import { buildServer } from '../src/build-server.ts';
+import type { RateLimitSettings } from '../src/rate-limits.ts';
 
 /** A fresh database of its own (a copy of the migrated template), for one test file. */
 export async function createTestDatabase(): Promise<string> {
@@ -40,7 +41,22 @@ export interface TestServerOptions {
   databaseUrl?: string;
   /** Click flush interval; tests that count clicks call `services.clicks.flush()` themselves. */
   clickFlushMs?: number;
+  /** Rate limits; by default far above what any test sends (rate-limit tests set their own). */
+  rateLimits?: Partial<RateLimitSettings>;
+  /** Remote reputation or other sources asked after the stored denylist, instead of the default domain list. */
+  reputation?: UrlReputation;
+  logLevel?: string;
+  logStream?: { write(line: string): void };
 }
+
+const UNREACHED = 1_000_000;
+/** Limits no ordinary test reaches, so only the rate-limit tests see 429s. */
+export const GENEROUS_RATE_LIMITS: RateLimitSettings = {
+  apiPerPlan: { starter: UNREACHED, trial: UNREACHED, team: UNREACHED, unlimited: UNREACHED },
+  anonymous: UNREACHED,
+  redirects: UNREACHED,
+  windowMs: 60_000,
+};
 
 /** The real server on its own database, listening on a random loopback port. */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
@@ -50,10 +66,18 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const services = createServices({
     orm,
     shortDomain,
-    reputation: new LocalDenylist(options.denylist ?? ['flagged.example']),
+    reputation: options.reputation ?? new LocalDenylist(options.denylist ?? ['flagged.example']),
     clicks: { flushIntervalMs: options.clickFlushMs ?? 60_000 },
   });
-  const app = await buildServer({ orm, services, databaseUrl, baseUrl: 'http://127.0.0.1', logLevel: 'warn' });
+  const app = await buildServer({
+    orm,
+    services,
+    databaseUrl,
+    baseUrl: 'http://127.0.0.1',
+    logLevel: options.logLevel ?? 'warn',
+    ...(options.logStream ? { logStream: options.logStream } : {}),
+    rateLimits: { ...GENEROUS_RATE_LIMITS, ...options.rateLimits },
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('server has no port');

@@ -1,6 +1,6 @@
 import { agentClass, referrerHost, type Services } from '@shortlinks/api';
 import { LIMITS, SLUG_PATTERN } from '@shortlinks/contract';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, onRequestAsyncHookHandler } from 'fastify';
 import { GONE_PAGE, HOME_PAGE, NOT_FOUND_PAGE } from './redirect-pages.ts';
 
 /**
@@ -8,8 +8,13 @@ import { GONE_PAGE, HOME_PAGE, NOT_FOUND_PAGE } from './redirect-pages.ts';
  * `/healthz`, …) win over this parametric one, and their names are reserved slugs, so a link
  * can never shadow them. Nothing here writes to the database: clicks are buffered.
  */
-export async function redirectPlugin(app: FastifyInstance, { services }: { services: Services }) {
+export async function redirectPlugin(
+  app: FastifyInstance,
+  { services, rateLimit }: { services: Services; rateLimit?: onRequestAsyncHookHandler },
+) {
   const { redirects, clicks } = services;
+  // Per visitor IP (docs/security.md), before any lookup.
+  if (rateLimit) app.addHook('onRequest', rateLimit);
 
   const page = (reply: FastifyReply, status: number, html: string) =>
     reply.code(status).header('cache-control', 'no-store').header('x-robots-tag', 'noindex').type('text/html; charset=utf-8').send(html);

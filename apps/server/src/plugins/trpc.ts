@@ -1,19 +1,35 @@
-import { appRouter, type Services, successStatus, toAppError } from '@shortlinks/api';
+import { appRouter, type Services, successStatus, toAppError, trpcErrorBody } from '@shortlinks/api';
 import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import { apiRateLimit } from '../rate-limits.ts';
+import { fromFastifyError } from './error-body.ts';
 
 export const TRPC_PREFIX = '/trpc';
 
-/** Typed tRPC at /trpc, answering with the same HTTP statuses as REST (but 200 for 204). */
+/**
+ * Typed tRPC at /trpc, answering with the same HTTP statuses as REST (but 200 for 204). The key
+ * is looked up and counted against its rate limit before the body is read, as on REST.
+ */
 export async function trpcPlugin(app: FastifyInstance, { services }: { services: Services }) {
+  for (const hook of apiRateLimit(app, services)) app.addHook('onRequest', hook);
+
+  // Failures before a procedure runs (rate limit, body size, media type) answer in tRPC's error
+  // envelope, with the app's code where the client looks for it.
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const failure = fromFastifyError(error);
+    if (failure.status >= 500) request.log.error({ err: error }, 'request failed');
+    return reply.code(failure.status).type('application/json').send(trpcErrorBody(failure));
+  });
+
   await app.register(fastifyTRPCPlugin, {
     prefix: TRPC_PREFIX,
     trpcOptions: {
       router: appRouter,
-      createContext: ({ req }: { req: { headers: Record<string, string | string[] | undefined> } }) => ({
+      createContext: ({ req }: { req: FastifyRequest }) => ({
         services,
         transport: 'trpc' as const,
         authorization: typeof req.headers.authorization === 'string' ? req.headers.authorization : undefined,
+        accountId: req.caller?.accountId,
       }),
       responseMeta: ({ paths, data, errors }: { paths?: readonly string[]; data: readonly unknown[]; errors: readonly unknown[] }) => {
         // Batched calls keep tRPC's own status; a single call answers like its REST twin.

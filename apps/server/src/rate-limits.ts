@@ -1,0 +1,77 @@
+import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit';
+import { ANONYMOUS_RATE_LIMIT, API_RATE_LIMITS, AppError, bearerToken, type Caller, type Services } from '@shortlinks/api';
+import type { Plan } from '@shortlinks/contract';
+import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+
+/** Rate limits of one server process (docs/security.md); every number is requests per window. */
+export interface RateLimitSettings {
+  /** Per API key, by the account's plan. */
+  apiPerPlan: Record<Plan, number>;
+  /** Per client IP, for API requests without a valid key. */
+  anonymous: number;
+  /** Per client IP, for short-link visits. */
+  redirects: number;
+  windowMs: number;
+}
+
+export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
+  apiPerPlan: API_RATE_LIMITS,
+  anonymous: ANONYMOUS_RATE_LIMIT,
+  redirects: 1_200,
+  windowMs: 60_000,
+};
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Who the API key of the request belongs to; undefined when it has none or an invalid one. */
+    caller?: Caller | undefined;
+  }
+}
+
+/** The client's address; IPv6 clients by their /64, which is what one household or host usually holds. */
+const clientAddress = (request: FastifyRequest) => normalizeIP(request.ip);
+
+/** The 429 of both transports; `statusCode` is for Fastify's own error handler (redirects). */
+function rateLimited(after: string, who: string): AppError {
+  return Object.assign(new AppError('RATE_LIMITED', `Too many requests ${who}; retry in ${after}`), { statusCode: 429 });
+}
+
+/**
+ * Registers @fastify/rate-limit on the root instance, applying to no route by itself: the API
+ * scopes (REST and tRPC) share one limiter through `apiRateLimit`, so a key's budget is the same
+ * whichever transport it uses. Counters live in this process's memory (docs/security.md).
+ */
+export async function registerRateLimits(app: FastifyInstance, settings: RateLimitSettings): Promise<void> {
+  await app.register(fastifyRateLimit, {
+    global: false,
+    enableDraftSpec: true,
+    timeWindow: settings.windowMs,
+    // Keys and visitor addresses kept at most; the least recently seen are forgotten first.
+    cache: 50_000,
+    keyGenerator: (request) => (request.caller ? `key:${request.caller.keyId}` : `ip:${clientAddress(request)}`),
+    max: (request) => (request.caller ? settings.apiPerPlan[request.caller.plan] : settings.anonymous),
+    errorResponseBuilder: (request, context) => rateLimited(context.after, request.caller ? 'for this API key' : 'from this address'),
+  });
+}
+
+/**
+ * The API's onRequest hooks, in order: find the caller of the request's key, then count the
+ * request against that key (or the client IP without one). Before the body is read, so a caller
+ * over its limit costs no parsing.
+ */
+export function apiRateLimit(app: FastifyInstance, services: Services): onRequestAsyncHookHandler[] {
+  const identify: onRequestAsyncHookHandler = async (request: FastifyRequest) => {
+    request.caller = await services.apiKeys.authenticate(bearerToken(request.headers.authorization));
+  };
+  return [identify, app.rateLimit()];
+}
+
+/** Per visitor IP, for the short links themselves. */
+export function redirectRateLimit(app: FastifyInstance, settings: RateLimitSettings): onRequestAsyncHookHandler {
+  return app.rateLimit({
+    max: settings.redirects,
+    timeWindow: settings.windowMs,
+    keyGenerator: clientAddress,
+    errorResponseBuilder: (_request, context) => rateLimited(context.after, 'from this address'),
+  });
+}
