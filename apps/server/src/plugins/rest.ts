@@ -73,7 +73,8 @@ export async function restPlugin(app: FastifyInstance, { services }: { services:
       return { status: successStatus(paths?.[0] ?? '', data[0]) };
     },
     onError: ({ error }) => {
-      if (toAppError(error).status >= 500) app.log.error({ err: error }, 'procedure failed');
+      // Expected refusals (a reputation service down, fail-closed) are logged where they happen.
+      if (toAppError(error).code === 'INTERNAL_ERROR') app.log.error({ err: error }, 'procedure failed');
     },
   };
   await app.register(fastifyTRPCOpenApiPlugin, options);

@@ -41,7 +41,8 @@ export async function trpcPlugin(app: FastifyInstance, { services }: { services:
         return { status: status === 204 ? 200 : status };
       },
       onError: ({ error }: { error: unknown }) => {
-        if (toAppError(error).status >= 500) app.log.error({ err: error }, 'procedure failed');
+        // Expected refusals (a reputation service down, fail-closed) are logged where they happen.
+        if (toAppError(error).code === 'INTERNAL_ERROR') app.log.error({ err: error }, 'procedure failed');
       },
     },
   });

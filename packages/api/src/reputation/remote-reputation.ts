@@ -65,7 +65,10 @@ export class RemoteReputation implements UrlReputation {
     } catch (error) {
       const why =
         error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${this.#options.timeoutMs} ms` : describe(error);
-      if (this.#options.policy === 'fail-closed') throw new ReputationUnavailable(`${this.#lookup.name} is unavailable (${why})`);
+      if (this.#options.policy === 'fail-closed') {
+        this.#options.warn(`${this.#lookup.name} is unavailable (${why}); the destination was refused (failure policy "fail-closed")`);
+        throw new ReputationUnavailable(`${this.#lookup.name} is unavailable (${why})`);
+      }
       this.#options.warn(`${this.#lookup.name} is unavailable (${why}); the destination was allowed unchecked (failure policy "allow")`);
       return { flagged: false };
     }
