@@ -1,6 +1,7 @@
 import type { Services } from '@shortlinks/api';
 import { LinkChangeListener, type Orm } from '@shortlinks/db';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import { answerClientError } from './client-errors.ts';
 import { healthPlugin } from './plugins/health.ts';
 import { openApiPlugin } from './plugins/openapi.ts';
 import { redirectPlugin } from './plugins/redirect.ts';
@@ -28,6 +29,8 @@ export interface ServerOptions {
 /** Request bodies above this size are refused with 413 PAYLOAD_TOO_LARGE (a link body is a few KiB). */
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
+const MALFORMED_URL = { code: 'MALFORMED_REQUEST', message: 'The URL is not valid percent-encoded UTF-8' };
+
 /** Builds the HTTP server without listening, so tests can start it on port 0. */
 export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
   const { orm, services, databaseUrl, baseUrl, logLevel = 'info', logStream } = options;
@@ -43,11 +46,20 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     },
     trustProxy: typeof options.trustProxy === 'number' ? trustedHops(options.trustProxy) : (options.trustProxy ?? false),
     bodyLimit: BODY_LIMIT_BYTES,
+    clientErrorHandler: answerClientError,
+    // A path with broken percent-encoding (`/links/%ED%A0%80`) names no route.
+    frameworkErrors: (_error, _request, reply) => {
+      (reply as FastifyReply).code(400).send(MALFORMED_URL);
+    },
     // Long ext_ ids are URL-encoded into the path.
     routerOptions: { maxParamLength: 2048 },
     logController: new OneLinePerRequest(),
   });
 
+  // Any method and path no plugin serves (`OPTIONS /api/v1/links`, `POST /x`): the API's error shape.
+  app.setNotFoundHandler((request, reply) =>
+    reply.code(404).send({ code: 'NOT_FOUND', message: `Nothing is served at ${request.method} ${request.url.split('?')[0]}` }),
+  );
   const rateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
   await registerRateLimits(app, rateLimits);
   await app.register(healthPlugin, { orm });

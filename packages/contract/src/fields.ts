@@ -12,13 +12,18 @@ function text(max: number, what: string) {
 }
 
 function absoluteHttpUrl(what: string) {
-  return z
-    .string({ error: `${what} must be a string` })
-    .trim()
-    .min(1, `${what} is required`)
-    .max(LIMITS.urlChars, `${what} must be at most ${LIMITS.urlChars} characters`)
-    .refine(isHttpUrl, `${what} must be an absolute http:// or https:// URL`)
-    .meta({ format: 'uri', example: 'https://example.com/launch' });
+  return (
+    z
+      .string({ error: `${what} must be a string` })
+      .trim()
+      .min(1, `${what} is required`)
+      .max(LIMITS.urlChars, `${what} must be at most ${LIMITS.urlChars} characters`)
+      // A raw control character is never part of a real URL (they travel percent-encoded), and NUL
+      // could not even be stored.
+      .refine((value) => !CONTROL_CHARACTER.test(value), `${what} must not contain control characters`)
+      .refine(isHttpUrl, `${what} must be an absolute http:// or https:// URL`)
+      .meta({ format: 'uri', example: 'https://example.com/launch' })
+  );
 }
 
 function isHttpUrl(value: string): boolean {

@@ -55,7 +55,8 @@ export async function restPlugin(app: FastifyInstance, { services }: { services:
     if (!code) return payload;
     const message = parsed.data?.appMessage ?? parsed.message;
     const field = parsed.data?.field;
-    return JSON.stringify(field ? { code, message, field } : { code, message });
+    // An unknown field may be named "" (`?=1`): still a field, so still reported.
+    return JSON.stringify(typeof field === 'string' ? { code, message, field } : { code, message });
   });
 
   const options: CreateOpenApiFastifyPluginOptions<typeof appRouter> = {
