@@ -1,4 +1,4 @@
-import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit';
+import fastifyRateLimit, { normalizeIP, type RateLimitOptions, type RateLimitPluginOptions } from '@fastify/rate-limit';
 import { ANONYMOUS_RATE_LIMIT, API_RATE_LIMITS, AppError, bearerToken, type Caller, type Services } from '@shortlinks/api';
 import type { Plan } from '@shortlinks/contract';
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
@@ -66,12 +66,19 @@ export function apiRateLimit(app: FastifyInstance, services: Services): onReques
   return [identify, app.rateLimit()];
 }
 
-/** Per visitor IP, for the short links themselves. */
+/**
+ * Per visitor IP, for the short links themselves. Only a refusal carries the headers (429 with
+ * Retry-After): a redirect is the hottest path and browsers make nothing of them.
+ */
 export function redirectRateLimit(app: FastifyInstance, settings: RateLimitSettings): onRequestAsyncHookHandler {
-  return app.rateLimit({
+  // The plugin merges these options over its own settings, header choices included (its types
+  // list those only at plugin level).
+  const options: RateLimitOptions & Pick<RateLimitPluginOptions, 'addHeadersOnExceeding'> = {
+    addHeadersOnExceeding: { 'ratelimit-limit': false, 'ratelimit-remaining': false, 'ratelimit-reset': false },
     max: settings.redirects,
     timeWindow: settings.windowMs,
     keyGenerator: clientAddress,
     errorResponseBuilder: (_request, context) => rateLimited(context.after, 'from this address'),
-  });
+  };
+  return app.rateLimit(options);
 }
