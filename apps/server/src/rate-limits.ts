@@ -28,6 +28,9 @@ declare module 'fastify' {
   }
 }
 
+/** Keys and addresses each limiter keeps counting at most; the least recently seen are forgotten first. */
+const TRACKED_CLIENTS = 50_000;
+
 /** The client's address; IPv6 clients by their /64, which is what one household or host usually holds. */
 const clientAddress = (request: FastifyRequest) => normalizeIP(request.ip);
 
@@ -46,8 +49,7 @@ export async function registerRateLimits(app: FastifyInstance, settings: RateLim
     global: false,
     enableDraftSpec: true,
     timeWindow: settings.windowMs,
-    // Keys and visitor addresses kept at most; the least recently seen are forgotten first.
-    cache: 50_000,
+    cache: TRACKED_CLIENTS,
     keyGenerator: (request) => (request.caller ? `key:${request.caller.keyId}` : `ip:${clientAddress(request)}`),
     max: (request) => (request.caller ? settings.apiPerPlan[request.caller.plan] : settings.anonymous),
     errorResponseBuilder: (request, context) => rateLimited(context.after, request.caller ? 'for this API key' : 'from this address'),
@@ -77,6 +79,7 @@ export function redirectRateLimit(app: FastifyInstance, settings: RateLimitSetti
     addHeadersOnExceeding: { 'ratelimit-limit': false, 'ratelimit-remaining': false, 'ratelimit-reset': false },
     max: settings.redirects,
     timeWindow: settings.windowMs,
+    cache: TRACKED_CLIENTS,
     keyGenerator: clientAddress,
     errorResponseBuilder: (_request, context) => rateLimited(context.after, 'from this address'),
   };

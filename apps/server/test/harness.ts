@@ -47,6 +47,7 @@ export interface TestServerOptions {
   reputation?: UrlReputation;
   logLevel?: string;
   logStream?: { write(line: string): void };
+  trustProxy?: boolean;
 }
 
 const UNREACHED = 1_000_000;
@@ -77,6 +78,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     logLevel: options.logLevel ?? 'warn',
     ...(options.logStream ? { logStream: options.logStream } : {}),
     rateLimits: { ...GENEROUS_RATE_LIMITS, ...options.rateLimits },
+    trustProxy: options.trustProxy,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

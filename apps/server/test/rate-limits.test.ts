@@ -147,6 +147,25 @@ describe('redirects', () => {
   });
 });
 
+describe('behind a reverse proxy', () => {
+  test('with TRUST_PROXY each X-Forwarded-For visitor has its own budget; without it the header changes nothing', async () => {
+    const proxied = await startTestServer({ rateLimits: LIMITS, trustProxy: true });
+    try {
+      const account = await createAccount(proxied, { plan: 'unlimited' });
+      const link = (await account.call('POST', '/links', { title: 'Proxied', destination_url: 'https://example.com/proxied' })).body;
+      const visit = (server: TestServer, from: string) =>
+        fetch(`${server.origin}/${link.slug}`, { redirect: 'manual', headers: { 'x-forwarded-for': from } });
+      for (let i = 0; i < LIMITS.redirects; i++) expect((await visit(proxied, '203.0.113.1')).status).toBe(302);
+      expect((await visit(proxied, '203.0.113.1')).status).toBe(429);
+      expect((await visit(proxied, '203.0.113.2')).status).toBe(302);
+      // Untrusted, a forged header does not buy a fresh budget: this file's server counts the socket address.
+      expect((await visit(server, '198.51.100.7')).status).toBe(429);
+    } finally {
+      await proxied.close();
+    }
+  });
+});
+
 describe('the window', () => {
   test('a new window gives the full budget back', async () => {
     const quick = await startTestServer({ rateLimits: { ...LIMITS, windowMs: 1_000 } });
