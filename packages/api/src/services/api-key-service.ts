@@ -3,7 +3,7 @@ import type { Plan } from '@shortlinks/contract';
 import type { Orm } from '@shortlinks/db';
 import { newId } from '../domain/ids.ts';
 import { AppError } from '../errors.ts';
-import { inTransaction, reader } from './database.ts';
+import { inTransaction, reader, storable } from './database.ts';
 
 /** Recognisable prefix of every secret, so leaked keys can be found by secret scanners. */
 export const API_KEY_PREFIX = 'slk_';
@@ -84,7 +84,7 @@ export class ApiKeyService {
 
   /** The caller a bearer secret identifies, or undefined for a missing, unknown or revoked key. */
   async authenticate(secret: string | undefined): Promise<Caller | undefined> {
-    if (!secret?.startsWith(API_KEY_PREFIX) || secret.length > 200) return undefined;
+    if (!secret?.startsWith(API_KEY_PREFIX) || secret.length > 200 || !storable(secret)) return undefined;
     const candidates = await reader(this.#orm)
       .selectFrom('api_key')
       .innerJoin('account', 'account.id', 'api_key.account_id')
