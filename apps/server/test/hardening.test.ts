@@ -75,6 +75,27 @@ describe('oversized and malformed requests', () => {
   });
 });
 
+describe('batched tRPC calls', () => {
+  const batch = (calls: number) => {
+    const paths = Array.from({ length: calls }, () => 'tags.list').join(',');
+    const input = Object.fromEntries(Array.from({ length: calls }, (_, i) => [i, {}]));
+    return fetch(`${server.origin}/trpc/${paths}?batch=1&input=${encodeURIComponent(JSON.stringify(input))}`, {
+      headers: { authorization: `Bearer ${account.key}` },
+    });
+  };
+
+  test('a batch of up to 10 calls is answered; 11 calls are refused with 422 VALIDATION_ERROR, since a batch counts once against the rate limit', async () => {
+    const ten = await batch(10);
+    expect(ten.status).toBe(200);
+    expect((await ten.json()) as unknown[]).toHaveLength(10);
+    const eleven = await batch(11);
+    expect(eleven.status).toBe(422);
+    const body = JSON.stringify(await eleven.json());
+    expect(body).toContain('"appCode":"VALIDATION_ERROR"');
+    expect(body).toContain('"field":"body"');
+  });
+});
+
 describe('ids and text PostgreSQL cannot hold (NUL)', () => {
   test.each([
     ['GET', '/links/lnk_%00', 404, 'LINK_NOT_FOUND'],

@@ -6,6 +6,9 @@ import { fromFastifyError } from './error-body.ts';
 
 export const TRPC_PREFIX = '/trpc';
 
+/** The most calls one batched tRPC request may carry (docs/security.md). */
+export const TRPC_MAX_BATCH = 10;
+
 /**
  * Typed tRPC at /trpc, answering with the same HTTP statuses as REST (but 200 for 204). The key
  * is looked up and counted against its rate limit before the body is read, as on REST.
@@ -25,6 +28,8 @@ export async function trpcPlugin(app: FastifyInstance, { services }: { services:
     prefix: TRPC_PREFIX,
     trpcOptions: {
       router: appRouter,
+      // A batch counts once against the rate limit, so it may hold only a few calls.
+      maxBatchSize: TRPC_MAX_BATCH,
       createContext: ({ req }: { req: FastifyRequest }) => ({
         services,
         transport: 'trpc' as const,
