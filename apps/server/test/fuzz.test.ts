@@ -1,6 +1,6 @@
 import { ERROR_CODES } from '@shortlinks/contract';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { createAccount, startTestServer, type TestAccount, type TestServer } from './harness.ts';
 
 /**
@@ -210,7 +210,12 @@ const queryString = fc
   )
   .map((pairs) => (pairs.length ? `?${pairs.map(([key, value]) => `${encode(key)}=${encode(value)}`).join('&')}` : ''));
 
-const RUNS = { numRuns: 40 };
+/** Run counts are kept small for the suite; `FUZZ_SCALE=10 pnpm test:unit apps/server/test/fuzz.test.ts` digs deeper. */
+const SCALE = Number(process.env.FUZZ_SCALE ?? 1);
+const runs = (count: number) => ({ numRuns: Math.round(count * SCALE) });
+// Generous: a property cut short by a timeout would keep writing while the next test runs.
+vi.setConfig({ testTimeout: 90_000 * Math.max(1, SCALE) });
+const RUNS = runs(40);
 
 // ---- REST -------------------------------------------------------------------------------------
 
@@ -220,7 +225,7 @@ describe('REST endpoints under arbitrary input', () => {
       fc.asyncProperty(fc.constantFrom('/links', '/links/upsert'), wire(linkBody), async (path, { body, contentType }) => {
         await probe({ method: 'POST', path: `/api/v1${path}`, body, contentType });
       }),
-      { numRuns: 80 },
+      runs(80),
     );
   });
 
@@ -229,7 +234,7 @@ describe('REST endpoints under arbitrary input', () => {
       fc.asyncProperty(linkRef, wire(linkBody), async (ref, { body, contentType }) => {
         await probe({ method: 'PATCH', path: `/api/v1/links/${ref()}`, body, contentType });
       }),
-      { numRuns: 60 },
+      runs(60),
     );
   });
 
@@ -333,7 +338,7 @@ describe('tRPC procedures under arbitrary input', () => {
           await probe(sent, expectTrpcContract);
         },
       ),
-      { numRuns: 60 },
+      runs(60),
     );
   });
 });
