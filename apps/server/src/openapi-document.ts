@@ -34,6 +34,14 @@ const ERRORS_BY_PROCEDURE: Record<string, ErrorCode[]> = {
   'tags.delete': ['TAG_NOT_FOUND'],
 };
 
+const seconds = (description: string) => ({ description, schema: { type: 'integer', minimum: 0 } });
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Limit': seconds("Requests the API key (or, without one, the client address) may make per window; set by the account's plan."),
+  'RateLimit-Remaining': seconds('Requests left in the current window.'),
+  'RateLimit-Reset': seconds('Seconds until the window resets.'),
+};
+const RETRY_AFTER = seconds('Seconds to wait before retrying.');
+
 /** An example body for each code, as the API answers it. */
 const ERROR_EXAMPLES: Partial<Record<ErrorCode, ErrorBody>> = {
   INVALID_JSON: { code: 'INVALID_JSON', message: 'The body is not valid JSON' },
@@ -119,6 +127,11 @@ export function buildOpenApiDocument(router: AppRouter, baseUrl: string): OpenAP
     const byStatus = new Map<number, ErrorCode[]>();
     for (const code of codes) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
     for (const status of [...byStatus.keys()].sort()) responses[String(status)] = errorResponse(byStatus.get(status) ?? []);
+    // Every answer carries the key's rate-limit state; a 429 also says when to retry (docs/security.md).
+    for (const [status, response] of Object.entries(responses)) {
+      const headers = status === '429' ? { ...RATE_LIMIT_HEADERS, 'Retry-After': RETRY_AFTER } : RATE_LIMIT_HEADERS;
+      responses[status] = { ...(response as object), headers };
+    }
     operation.responses = responses;
 
     for (const parameter of operation.parameters ?? []) {

@@ -108,6 +108,21 @@ describe('API rate limits per key', () => {
   });
 });
 
+test('the OpenAPI document declares the RateLimit headers on every response, and Retry-After on 429', async () => {
+  const document = (await (await fetch(`${server.api}/openapi.json`)).json()) as {
+    paths: Record<string, Record<string, { responses: Record<string, { headers?: Record<string, unknown> }> }>>;
+  };
+  const responses = Object.values(document.paths).flatMap((operations) =>
+    Object.values(operations).flatMap((operation) => Object.entries(operation.responses)),
+  );
+  expect(responses.length).toBeGreaterThan(20);
+  for (const [status, response] of responses) {
+    const expected = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', ...(status === '429' ? ['Retry-After'] : [])];
+    expect(Object.keys(response.headers ?? {}).sort(), status).toEqual(expected.sort());
+  }
+  expect(responses.filter(([status]) => status === '429')).toHaveLength(10);
+});
+
 describe('API requests without a valid key', () => {
   test('are limited per client address, with headers on the 401s, then 429 before any key lookup', async () => {
     // The address budget is shared by every keyless request of this file; use it up here.
