@@ -4,48 +4,38 @@ import { z } from 'zod';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-const EnvSchema = z
-  .object({
-    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-    HOST: z.string().min(1).default('127.0.0.1'),
-    DATABASE_URL: z
-      .string()
-      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
-      .optional(),
-    DATA_DIR: z.string().min(1).default('.data'),
-    SHORT_DOMAIN: z
-      .string()
-      .regex(/^https?:\/\/[^/?#\s]+\/?$/, 'must be an origin such as https://sho.rt (scheme and host, no path)')
-      .optional(),
-    LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
-    /** How often buffered clicks are written, in ms: a hard crash loses at most this much. */
-    CLICK_FLUSH_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
-    /** Comma-separated domains the default reputation check refuses (with their subdomains). */
-    URL_DENYLIST: z.string().default(''),
-    /** The remote URL safety service (docs/security.md); `none` leaves the denylists alone. */
-    REPUTATION_PROVIDER: z.enum(['none', 'safe-browsing', 'web-risk']).default('none'),
-    REPUTATION_API_KEY: z.string().optional(),
-    REPUTATION_BASE_URL: z
-      .string()
-      .regex(/^https?:\/\/[^/?#\s]+\/?$/, 'must be an origin such as https://safebrowsing.googleapis.com')
-      .optional(),
-    REPUTATION_TIMEOUT_MS: z.coerce.number().int().min(50).max(30_000).default(1500),
-    REPUTATION_CACHE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
-    REPUTATION_FAILURE_POLICY: z.enum(['allow', 'fail-closed']).default('allow'),
-    /** Redirects each client IP may follow per minute (docs/security.md). */
-    REDIRECT_RATE_LIMIT: z.coerce.number().int().min(1).default(1200),
-    /** Fastify's trustProxy: `true`, a hop count, or comma-separated proxy addresses; client IPs come from X-Forwarded-For. */
-    TRUST_PROXY: z.string().optional(),
-  })
-  .superRefine((env, context) => {
-    if (env.REPUTATION_PROVIDER !== 'none' && !env.REPUTATION_API_KEY) {
-      context.addIssue({
-        code: 'custom',
-        path: ['REPUTATION_API_KEY'],
-        message: `is required when REPUTATION_PROVIDER is ${env.REPUTATION_PROVIDER}`,
-      });
-    }
-  });
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  DATA_DIR: z.string().min(1).default('.data'),
+  SHORT_DOMAIN: z
+    .string()
+    .regex(/^https?:\/\/[^/?#\s]+\/?$/, 'must be an origin such as https://sho.rt (scheme and host, no path)')
+    .optional(),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  /** How often buffered clicks are written, in ms: a hard crash loses at most this much. */
+  CLICK_FLUSH_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+  /** Comma-separated domains the default reputation check refuses (with their subdomains). */
+  URL_DENYLIST: z.string().default(''),
+  /** The remote URL safety service (docs/security.md); `none` leaves the denylists alone. */
+  REPUTATION_PROVIDER: z.enum(['none', 'safe-browsing', 'web-risk']).default('none'),
+  REPUTATION_API_KEY: z.string().optional(),
+  REPUTATION_BASE_URL: z
+    .string()
+    .regex(/^https?:\/\/[^/?#\s]+\/?$/, 'must be an origin such as https://safebrowsing.googleapis.com')
+    .optional(),
+  REPUTATION_TIMEOUT_MS: z.coerce.number().int().min(50).max(30_000).default(1500),
+  REPUTATION_CACHE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
+  REPUTATION_FAILURE_POLICY: z.enum(['allow', 'fail-closed']).default('allow'),
+  /** Redirects each client IP may follow per minute (docs/security.md). */
+  REDIRECT_RATE_LIMIT: z.coerce.number().int().min(1).default(1200),
+  /** Fastify's trustProxy: `true`, a hop count, or comma-separated proxy addresses; client IPs come from X-Forwarded-For. */
+  TRUST_PROXY: z.string().optional(),
+});
 
 /** The validated settings of a server process. */
 export interface Config {
@@ -70,6 +60,9 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): { confi
     return { problems: parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`) };
   }
   const value = parsed.data;
+  if (value.REPUTATION_PROVIDER !== 'none' && !value.REPUTATION_API_KEY) {
+    return { problems: [`REPUTATION_API_KEY: is required when REPUTATION_PROVIDER is ${value.REPUTATION_PROVIDER}`] };
+  }
   return {
     problems: [],
     config: {
