@@ -1,6 +1,6 @@
 import { createServices } from '@shortlinks/api';
 import { createOrm, type Orm } from '@shortlinks/db';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
 import { createTestDatabase } from './harness.ts';
 import { freePort, startServerProcess, waitFor } from './processes.ts';
 
@@ -38,9 +38,13 @@ describe('a burst of creates while the server is killed', () => {
   };
   const tagsOf = (i: number) => [`burst-${i}-a`, `burst-${i}-b`, 'burst-shared'];
 
-  test('every 201-answered link survives whole with its tags; nothing half-written exists', { timeout: 90_000 }, async () => {
+  test('every 201-answered link survives whole with its tags; nothing half-written exists', { timeout: 150_000 }, async () => {
     const first = startServerProcess(env);
-    await waitFor(ready, 30_000, 'the server');
+    // Should the test fail early, no server is left running.
+    onTestFinished(() => {
+      if (first.child.exitCode === null && first.child.signalCode === null) first.child.kill('SIGKILL');
+    });
+    await waitFor(ready, 60_000, 'the server');
 
     const answered = new Map<number, string>();
     let next = 0;
@@ -74,12 +78,14 @@ describe('a burst of creates while the server is killed', () => {
     killed = true;
     first.child.kill('SIGKILL');
     await Promise.all(workers);
-    await new Promise((resolve) => (first.child.exitCode === null ? first.child.once('exit', resolve) : resolve(undefined)));
+    // A killed child has no exit code, only a signal: either means it has already exited.
+    const exited = first.child.exitCode !== null || first.child.signalCode !== null;
+    if (!exited) await new Promise((resolve) => first.child.once('exit', resolve));
     expect(first.child.signalCode).toBe('SIGKILL');
 
     const second = startServerProcess(env);
     try {
-      await waitFor(ready, 30_000, 'the restarted server');
+      await waitFor(ready, 60_000, 'the restarted server');
       for (const [i, id] of answered) {
         const response = await fetch(`${base}/api/v1/links/${id}`, { headers });
         expect(response.status, `link ${i}`).toBe(200);
