@@ -1,12 +1,14 @@
 import type { Services } from '@shortlinks/api';
 import { LinkChangeListener, type Orm } from '@shortlinks/db';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import { answerClientError } from './client-errors.ts';
 import { extensionCorsPlugin } from './plugins/extension-cors.ts';
 import { healthPlugin } from './plugins/health.ts';
 import { openApiPlugin } from './plugins/openapi.ts';
 import { redirectPlugin } from './plugins/redirect.ts';
 import { restPlugin } from './plugins/rest.ts';
 import { trpcPlugin } from './plugins/trpc.ts';
+import { DEFAULT_RATE_LIMITS, type RateLimitSettings, redirectRateLimit, registerRateLimits } from './rate-limits.ts';
 import { OneLinePerRequest } from './request-log.ts';
 
 export interface ServerOptions {
@@ -19,40 +21,59 @@ export interface ServerOptions {
   logLevel?: string;
   /** Header set by a trusted proxy with the visitor's country (e.g. `cf-ipcountry`); statistics only. */
   countryHeader?: string | undefined;
+  /** Where log lines go (standard output when unset); tests capture them. */
+  logStream?: { write(line: string): void };
+  /** Overrides of the default rate limits (docs/security.md). */
+  rateLimits?: Partial<RateLimitSettings>;
+  /** Fastify's trustProxy, so client IPs (rate limits, logs) come from X-Forwarded-For behind a proxy. */
+  trustProxy?: boolean | number | string[] | undefined;
 }
 
 /** Request bodies above this size are refused with 413 PAYLOAD_TOO_LARGE (a link body is a few KiB). */
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
+const MALFORMED_URL = { code: 'MALFORMED_REQUEST', message: 'The URL is not valid percent-encoded UTF-8' };
+
 /** Builds the HTTP server without listening, so tests can start it on port 0. */
-export async function buildServer({
-  orm,
-  services,
-  databaseUrl,
-  baseUrl,
-  logLevel = 'info',
-  countryHeader,
-}: ServerOptions): Promise<FastifyInstance> {
+export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
+  const { orm, services, databaseUrl, baseUrl, logLevel = 'info', logStream, countryHeader } = options;
   const app = Fastify({
     logger: {
       level: logLevel,
       // API keys must never reach the logs.
-      redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
+      redact: {
+        paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'headers.cookie'],
+        censor: '[redacted]',
+      },
+      stream: logStream,
     },
+    trustProxy: typeof options.trustProxy === 'number' ? trustedHops(options.trustProxy) : (options.trustProxy ?? false),
     bodyLimit: BODY_LIMIT_BYTES,
+    clientErrorHandler: answerClientError,
+    // A path with broken percent-encoding (`/links/%ED%A0%80`) names no route.
+    frameworkErrors: (_error, _request, reply) => {
+      (reply as FastifyReply).code(400).send(MALFORMED_URL);
+    },
     // Long ext_ ids are URL-encoded into the path.
     routerOptions: { maxParamLength: 2048 },
     logController: new OneLinePerRequest(),
   });
 
+  // First, so every answer (a 429 or a 404 included) carries the extension's CORS headers.
   await app.register(extensionCorsPlugin);
+  // Any method and path no plugin serves (`OPTIONS /api/v1/links`, `POST /x`): the API's error shape.
+  app.setNotFoundHandler((request, reply) =>
+    reply.code(404).send({ code: 'NOT_FOUND', message: `Nothing is served at ${request.method} ${request.url.split('?')[0]}` }),
+  );
+  const rateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
+  await registerRateLimits(app, rateLimits);
   await app.register(healthPlugin, { orm });
   // Separate scopes: the tRPC adapter replaces the JSON body parser, and the REST scope's
   // authentication and error rewriting must not leak into the others.
   await app.register(openApiPlugin, { baseUrl });
   await app.register(restPlugin, { services });
   await app.register(trpcPlugin, { services });
-  await app.register(redirectPlugin, { services, countryHeader });
+  await app.register(redirectPlugin, { services, countryHeader, rateLimit: redirectRateLimit(app, rateLimits) });
 
   // The redirect cache is trusted only while link change announcements arrive; buffered clicks
   // are written on a timer and, on close (after the last request), once more.
@@ -70,4 +91,9 @@ export async function buildServer({
     await listener.stop();
   });
   return app;
+}
+
+/** TRUST_PROXY as a hop count: the nearest `hops` proxies are trusted. */
+function trustedHops(hops: number) {
+  return (_address: string, hop: number) => hop < hops;
 }

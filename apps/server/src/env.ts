@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { RemoteReputationSettings } from '@shortlinks/api';
 import { z } from 'zod';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -27,6 +28,20 @@ const EnvSchema = z.object({
   CLICK_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(400),
   /** Comma-separated domains the default reputation check refuses (with their subdomains). */
   URL_DENYLIST: z.string().default(''),
+  /** The remote URL safety service (docs/security.md); `none` leaves the denylists alone. */
+  REPUTATION_PROVIDER: z.enum(['none', 'safe-browsing', 'web-risk']).default('none'),
+  REPUTATION_API_KEY: z.string().optional(),
+  REPUTATION_BASE_URL: z
+    .string()
+    .regex(/^https?:\/\/[^/?#\s]+\/?$/, 'must be an origin such as https://safebrowsing.googleapis.com')
+    .optional(),
+  REPUTATION_TIMEOUT_MS: z.coerce.number().int().min(50).max(30_000).default(1500),
+  REPUTATION_CACHE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
+  REPUTATION_FAILURE_POLICY: z.enum(['allow', 'fail-closed']).default('allow'),
+  /** Redirects each client IP may follow per minute (docs/security.md). */
+  REDIRECT_RATE_LIMIT: z.coerce.number().int().min(1).default(1200),
+  /** Fastify's trustProxy: `true`, a hop count, or comma-separated proxy addresses; client IPs come from X-Forwarded-For. */
+  TRUST_PROXY: z.string().optional(),
 });
 
 /** The validated settings of a server process. */
@@ -42,6 +57,9 @@ export interface Config {
   /** Lower-cased header name, or undefined. */
   clickCountryHeader: string | undefined;
   clickRetentionDays: number;
+  reputation: RemoteReputationSettings;
+  redirectRateLimit: number;
+  trustProxy: boolean | number | string[] | undefined;
 }
 
 /** Every environment problem, one line each; empty when the environment is valid. */
@@ -52,6 +70,9 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): { confi
     return { problems: parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`) };
   }
   const value = parsed.data;
+  if (value.REPUTATION_PROVIDER !== 'none' && !value.REPUTATION_API_KEY) {
+    return { problems: [`REPUTATION_API_KEY: is required when REPUTATION_PROVIDER is ${value.REPUTATION_PROVIDER}`] };
+  }
   return {
     problems: [],
     config: {
@@ -67,6 +88,27 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): { confi
       denylist: value.URL_DENYLIST.split(',')
         .map((domain) => domain.trim())
         .filter(Boolean),
+      reputation: {
+        provider: value.REPUTATION_PROVIDER,
+        apiKey: value.REPUTATION_API_KEY,
+        baseUrl: value.REPUTATION_BASE_URL,
+        timeoutMs: value.REPUTATION_TIMEOUT_MS,
+        cleanCacheMs: value.REPUTATION_CACHE_SECONDS * 1000,
+        policy: value.REPUTATION_FAILURE_POLICY,
+      },
+      redirectRateLimit: value.REDIRECT_RATE_LIMIT,
+      trustProxy: trustProxy(value.TRUST_PROXY),
     },
   };
+}
+
+/** TRUST_PROXY as Fastify takes it: unset (no proxy), `true`/`false`, a hop count, or proxy addresses. */
+function trustProxy(value: string | undefined): boolean | number | string[] | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'true' || value === 'false') return value === 'true';
+  if (/^\d+$/.test(value)) return Number(value);
+  return value
+    .split(',')
+    .map((address) => address.trim())
+    .filter(Boolean);
 }

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { createServices, LocalDenylist } from '@shortlinks/api';
+import { createServices, LocalDenylist, ReputationChain, remoteReputation } from '@shortlinks/api';
 import { ensureFirstAccount } from './bootstrap.ts';
 import { buildServer } from './build-server.ts';
 import { openDatabase } from './database.ts';
@@ -16,10 +16,13 @@ if (!config) {
 const database = await openDatabase(config, (line) => {
   if (config.logLevel === 'debug' || config.logLevel === 'trace') console.error(`[postgres] ${line}`);
 });
+// Warnings of an unavailable reputation service go to the server's log once it exists.
+let warn = (message: string) => console.warn(message);
+const remote = remoteReputation(config.reputation, (message) => warn(message));
 const services = createServices({
   orm: database.orm,
   shortDomain: config.shortDomain,
-  reputation: new LocalDenylist(config.denylist),
+  reputation: new ReputationChain([new LocalDenylist(config.denylist), ...(remote ? [remote] : [])]),
   clicks: { flushIntervalMs: config.clickFlushMs, retentionDays: config.clickRetentionDays },
 });
 const baseUrl = `http://${config.host.includes(':') ? `[${config.host}]` : config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`;
@@ -30,7 +33,10 @@ const app = await buildServer({
   baseUrl,
   logLevel: config.logLevel,
   countryHeader: config.clickCountryHeader,
+  rateLimits: { redirects: config.redirectRateLimit },
+  trustProxy: config.trustProxy,
 });
+warn = (message) => app.log.warn(message);
 
 let stopping = false;
 /** Stop taking requests, let those in flight finish, then stop the database. */

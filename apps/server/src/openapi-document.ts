@@ -17,6 +17,7 @@ const CREATE_ERRORS: ErrorCode[] = [
   'EXTERNAL_ID_TAKEN',
   'VALIDATION_ERROR',
   'SLUG_INVALID',
+  'REPUTATION_UNAVAILABLE',
 ];
 
 /** The error codes each operation can answer, beyond 401 (all) and 400/413/415 (those with a body). */
@@ -25,7 +26,7 @@ const ERRORS_BY_PROCEDURE: Record<string, ErrorCode[]> = {
   'links.upsert': CREATE_ERRORS,
   'links.list': ['VALIDATION_ERROR'],
   'links.get': ['LINK_NOT_FOUND'],
-  'links.update': ['PLAN_LIMIT_REACHED', 'LINK_NOT_FOUND', 'TAG_NOT_FOUND', 'VALIDATION_ERROR'],
+  'links.update': ['PLAN_LIMIT_REACHED', 'LINK_NOT_FOUND', 'TAG_NOT_FOUND', 'VALIDATION_ERROR', 'REPUTATION_UNAVAILABLE'],
   'links.delete': ['LINK_NOT_FOUND'],
   'tags.create': ['PLAN_LIMIT_REACHED', 'TAG_NAME_TAKEN', 'VALIDATION_ERROR'],
   'tags.list': [],
@@ -35,6 +36,14 @@ const ERRORS_BY_PROCEDURE: Record<string, ErrorCode[]> = {
   'stats.tag': ['TAG_NOT_FOUND', 'VALIDATION_ERROR'],
   'stats.account': ['VALIDATION_ERROR'],
 };
+
+const seconds = (description: string) => ({ description, schema: { type: 'integer', minimum: 0 } });
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Limit': seconds("Requests the API key (or, without one, the client address) may make per window; set by the account's plan."),
+  'RateLimit-Remaining': seconds('Requests left in the current window.'),
+  'RateLimit-Reset': seconds('Seconds until the window resets.'),
+};
+const RETRY_AFTER = seconds('Seconds to wait before retrying.');
 
 /** An example body for each code, as the API answers it. */
 const ERROR_EXAMPLES: Partial<Record<ErrorCode, ErrorBody>> = {
@@ -47,10 +56,16 @@ const ERROR_EXAMPLES: Partial<Record<ErrorCode, ErrorBody>> = {
   SLUG_TAKEN: { code: 'SLUG_TAKEN', message: 'The slug "launch" is already in use', field: 'slug' },
   EXTERNAL_ID_TAKEN: { code: 'EXTERNAL_ID_TAKEN', message: 'Another live link of the account has that external_id', field: 'external_id' },
   TAG_NAME_TAKEN: { code: 'TAG_NAME_TAKEN', message: 'Another tag of the account is named "News" (ignoring case)', field: 'name' },
-  PAYLOAD_TOO_LARGE: { code: 'PAYLOAD_TOO_LARGE', message: 'The request body is too large' },
   UNSUPPORTED_MEDIA_TYPE: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Send the body as JSON with Content-Type: application/json' },
   SLUG_INVALID: { code: 'SLUG_INVALID', message: '"docs" is a reserved word and cannot be used as a slug', field: 'slug' },
   VALIDATION_ERROR: { code: 'VALIDATION_ERROR', message: 'title must not be empty', field: 'title' },
+  PAYLOAD_TOO_LARGE: { code: 'PAYLOAD_TOO_LARGE', message: 'The request body is too large (at most 65536 bytes)' },
+  RATE_LIMITED: { code: 'RATE_LIMITED', message: 'Too many requests for this API key; retry in 12 seconds' },
+  REPUTATION_UNAVAILABLE: {
+    code: 'REPUTATION_UNAVAILABLE',
+    message: 'The URL safety check is unavailable, so the destination cannot be accepted now; retry later',
+    field: 'destination_url',
+  },
 };
 
 /**
@@ -110,10 +125,16 @@ export function buildOpenApiDocument(router: AppRouter, baseUrl: string): OpenAP
       ...(hasBody ? (['INVALID_JSON', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'] as const) : []),
       'UNAUTHORIZED',
       ...(ERRORS_BY_PROCEDURE[name] ?? []),
+      'RATE_LIMITED',
     ];
     const byStatus = new Map<number, ErrorCode[]>();
     for (const code of codes) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
     for (const status of [...byStatus.keys()].sort()) responses[String(status)] = errorResponse(byStatus.get(status) ?? []);
+    // Every answer carries the key's rate-limit state; a 429 also says when to retry (docs/security.md).
+    for (const [status, response] of Object.entries(responses)) {
+      const headers = status === '429' ? { ...RATE_LIMIT_HEADERS, 'Retry-After': RETRY_AFTER } : RATE_LIMIT_HEADERS;
+      responses[status] = { ...(response as object), headers };
+    }
     operation.responses = responses;
 
     for (const parameter of operation.parameters ?? []) {

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type ApiResponse, callApi, countRows, createAccount, startTestServer, type TestAccount, type TestServer } from './harness.ts';
 
@@ -145,6 +145,27 @@ describe('401 comes before validation and lookup', () => {
     ['DELETE', '/tags/tag_doesnotexist'],
   ])('%s %s (nonexistent) without a key → 401, not 404', async (method, path) => {
     expectUnauthorized(await callApi(server, undefined, method, path));
+  });
+});
+
+describe('keys are found by their prefix and compared whole', () => {
+  test('two keys sharing the stored 12-character prefix both work; a third secret with that prefix is refused', async () => {
+    const account = await createAccount(server);
+    const prefix = account.key.slice(0, 12);
+    const twin = `${prefix}${randomBytes(24).toString('base64url')}`;
+    await server.orm.em
+      .fork()
+      .getConnection()
+      .execute('insert into api_key (id, account_id, prefix, secret_hash) values (?, ?, ?, ?)', [
+        'key_twin',
+        account.account.id,
+        prefix,
+        createHash('sha256').update(twin).digest('hex'),
+      ]);
+    expect((await callApi(server, account.key, 'GET', '/tags')).status).toBe(200);
+    expect((await callApi(server, twin, 'GET', '/tags')).status).toBe(200);
+    expectUnauthorized(await callApi(server, `${prefix}${randomBytes(24).toString('base64url')}`, 'GET', '/tags'));
+    expectUnauthorized(await callApi(server, `${account.key.slice(0, -1)}${account.key.endsWith('A') ? 'B' : 'A'}`, 'GET', '/tags'));
   });
 });
 

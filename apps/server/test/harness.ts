@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { type AccountView, createServices, LocalDenylist, type NewAccount, type Services } from '@shortlinks/api';
+import { type AccountView, createServices, LocalDenylist, type NewAccount, type Services, type UrlReputation } from '@shortlinks/api';
 import { createOrm, type Orm } from '@shortlinks/db';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { expect, inject } from 'vitest';
 import { buildServer } from '../src/build-server.ts';
+import type { RateLimitSettings } from '../src/rate-limits.ts';
 
 /** A fresh database of its own (a copy of the migrated template), for one test file. */
 export async function createTestDatabase(): Promise<string> {
@@ -42,7 +43,23 @@ export interface TestServerOptions {
   clickFlushMs?: number;
   /** Trusted proxy header with the visitor's country, e.g. `cf-ipcountry`. */
   countryHeader?: string;
+  /** Rate limits; by default far above what any test sends (rate-limit tests set their own). */
+  rateLimits?: Partial<RateLimitSettings>;
+  /** Remote reputation or other sources asked after the stored denylist, instead of the default domain list. */
+  reputation?: UrlReputation;
+  logLevel?: string;
+  logStream?: { write(line: string): void };
+  trustProxy?: boolean;
 }
+
+const UNREACHED = 1_000_000;
+/** Limits no ordinary test reaches, so only the rate-limit tests see 429s. */
+export const GENEROUS_RATE_LIMITS: RateLimitSettings = {
+  apiPerPlan: { starter: UNREACHED, trial: UNREACHED, team: UNREACHED, unlimited: UNREACHED },
+  anonymous: UNREACHED,
+  redirects: UNREACHED,
+  windowMs: 60_000,
+};
 
 /** The real server on its own database, listening on a random loopback port. */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
@@ -52,7 +69,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const services = createServices({
     orm,
     shortDomain,
-    reputation: new LocalDenylist(options.denylist ?? ['flagged.example']),
+    reputation: options.reputation ?? new LocalDenylist(options.denylist ?? ['flagged.example']),
     clicks: { flushIntervalMs: options.clickFlushMs ?? 60_000 },
   });
   const app = await buildServer({
@@ -60,8 +77,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     services,
     databaseUrl,
     baseUrl: 'http://127.0.0.1',
-    logLevel: 'warn',
+    logLevel: options.logLevel ?? 'warn',
     countryHeader: options.countryHeader,
+    ...(options.logStream ? { logStream: options.logStream } : {}),
+    rateLimits: { ...GENEROUS_RATE_LIMITS, ...options.rateLimits },
+    trustProxy: options.trustProxy,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

@@ -284,6 +284,79 @@ describe('slugs are global', () => {
   });
 });
 
+describe('over tRPC as well', () => {
+  /** A tRPC call as @shortlinks/client makes it: queries by GET with `input`, mutations by POST. */
+  async function trpc(account: TestAccount, kind: 'query' | 'mutation', procedure: string, input: unknown) {
+    const url = `${server.origin}/trpc/${procedure}`;
+    const headers = { authorization: `Bearer ${account.key}`, 'content-type': 'application/json' };
+    const response =
+      kind === 'query'
+        ? await fetch(`${url}?input=${encodeURIComponent(JSON.stringify(input))}`, { headers })
+        : await fetch(url, { method: 'POST', headers, body: JSON.stringify(input) });
+    // biome-ignore lint/suspicious/noExplicitAny: tRPC envelopes
+    return { status: response.status, body: (await response.json()) as any };
+  }
+
+  const aliceIds: [string, () => string][] = [
+    ['lnk_ id', () => aliceLink.id],
+    ['ext_ id', () => `ext_${ALICE_EXTERNAL_ID}`],
+    ['ext_ id with / ? and spaces (sent as data, not encoded)', () => `ext_${ALICE_ODD_EXTERNAL_ID}`],
+  ];
+
+  test.each(aliceIds)("links.get, links.update and links.delete by Alice's %s → 404 LINK_NOT_FOUND, nothing changes", async (_how, id) => {
+    for (const [kind, procedure, input] of [
+      ['query', 'links.get', { id: id() }],
+      ['mutation', 'links.update', { id: id(), title: 'Bob was here', tag_ids: [] }],
+      ['mutation', 'links.delete', { id: id() }],
+    ] as const) {
+      const response = await trpc(bob, kind, procedure, input);
+      expect(response.status, procedure).toBe(404);
+      expect(response.body.error.data.appCode, procedure).toBe('LINK_NOT_FOUND');
+    }
+    await expectAliceUnchanged();
+  });
+
+  test("tags.update and tags.delete of Alice's tag → 404 TAG_NOT_FOUND; attaching it → 404 TAG_NOT_FOUND; nothing changes", async () => {
+    for (const [procedure, input] of [
+      ['tags.update', { id: aliceTag.id, name: 'Hijacked' }],
+      ['tags.delete', { id: aliceTag.id }],
+      ['links.create', { title: 'x', destination_url: 'https://example.com/t1', tag_ids: [aliceTag.id] }],
+      ['links.upsert', { title: 'x', destination_url: 'https://example.com/bob', tag_ids: [aliceTag.id] }],
+      ['links.update', { id: bobLink.id, tag_ids: [aliceTag.id] }],
+    ] as const) {
+      const response = await trpc(bob, 'mutation', procedure, input);
+      expect(response.status, procedure).toBe(404);
+      expect(response.body.error.data.appCode, procedure).toBe('TAG_NOT_FOUND');
+    }
+    await expectAliceUnchanged();
+  });
+
+  test('links.list and tags.list show only his own, filtered by her tag or not', async () => {
+    const list = await trpc(bob, 'query', 'links.list', {});
+    expect(list.body.result.data.links.map((link: { id: string }) => link.id)).toEqual([bobLink.id]);
+    const filtered = await trpc(bob, 'query', 'links.list', { tag_ids: [aliceTag.id] });
+    expect(filtered.body.result.data).toMatchObject({ links: [], total: 0 });
+    const tags = await trpc(bob, 'query', 'tags.list', {});
+    expect(tags.body.result.data.tags.map((tag: { id: string }) => tag.id)).toEqual([bobTag.id]);
+  });
+});
+
+describe("Alice's links and tags never count toward another account's limits", () => {
+  test('an account with link_limit 1 and tag_limit 1 can still create one of each, and sees only its own totals', async () => {
+    const dave = await createAccount(server, { link_limit: 1, tag_limit: 1 });
+    const tag = await dave.call('POST', '/tags', { name: 'Shared' });
+    expect(tag.status).toBe(201);
+    const link = await dave.call('POST', '/links', { title: 'Dave', destination_url: ALICE_DESTINATION });
+    expect(link.status).toBe(201);
+    expect((await dave.call('GET', '/links')).body).toMatchObject({ total: 1, link_limit: 1 });
+    expect((await dave.call('GET', '/tags')).body).toMatchObject({ tag_limit: 1, tags: [{ id: tag.body.id, link_count: 0 }] });
+    expect((await dave.call('POST', '/links', { title: 'Second', destination_url: 'https://example.com/d2' })).body.code).toBe(
+      'LINK_LIMIT_REACHED',
+    );
+    await expectAliceUnchanged();
+  });
+});
+
 describe("Alice's data afterwards", () => {
   test('is exactly as before, and still fully usable by Alice', async () => {
     await expectAliceUnchanged();

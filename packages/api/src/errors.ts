@@ -1,6 +1,6 @@
 import { ERROR_STATUS, type ErrorBody, type ErrorCode } from '@shortlinks/contract';
 import { TRPCError } from '@trpc/server';
-import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
+import { type TRPC_ERROR_CODE_KEY, TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import { ZodError } from 'zod';
 
 /** A failure the caller can act on, with the spec's stable code and, when a field is at fault, its name. */
@@ -47,6 +47,21 @@ const TRPC_CODE_BY_STATUS: Record<number, TRPC_ERROR_CODE_KEY> = {
 /** Wraps an AppError for tRPC, whose HTTP status follows the TRPCError code. */
 export function toTRPCError(error: AppError): TRPCError {
   return new TRPCError({ code: TRPC_CODE_BY_STATUS[error.status] ?? 'INTERNAL_SERVER_ERROR', message: error.message, cause: error });
+}
+
+/**
+ * The tRPC response body of an error raised before any procedure ran (rate limit, body size): the
+ * envelope the tRPC client reads, with the same `data` as the error formatter gives.
+ */
+export function trpcErrorBody(error: AppError) {
+  const name = TRPC_CODE_BY_STATUS[error.status] ?? 'INTERNAL_SERVER_ERROR';
+  return {
+    error: {
+      message: error.message,
+      code: TRPC_ERROR_CODES_BY_KEY[name],
+      data: { code: name, httpStatus: error.status, appCode: error.code, appMessage: error.message, field: error.field ?? null },
+    },
+  };
 }
 
 /** Messages for request fields that exist elsewhere but may not be sent here. */

@@ -3,6 +3,8 @@ import { z } from 'zod';
 /** HTTP status of every error code, for both transports (spec: "Errors", plus our own codes). */
 export const ERROR_STATUS = {
   INVALID_JSON: 400,
+  /** HTTP the server cannot parse at all (answered before any route). */
+  MALFORMED_REQUEST: 400,
   UNAUTHORIZED: 401,
   LINK_LIMIT_REACHED: 403,
   PLAN_LIMIT_REACHED: 403,
@@ -13,13 +15,18 @@ export const ERROR_STATUS = {
   SLUG_TAKEN: 409,
   EXTERNAL_ID_TAKEN: 409,
   TAG_NAME_TAKEN: 409,
+  REQUEST_TIMEOUT: 408,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   SLUG_INVALID: 422,
   VALIDATION_ERROR: 422,
   RATE_LIMITED: 429,
+  /** The request line and headers are over Node's limit (16 KiB), e.g. a very long URL. */
+  HEADERS_TOO_LARGE: 431,
   INTERNAL_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,
+  /** The URL safety service could not be reached and the operator's policy is fail-closed. */
+  REPUTATION_UNAVAILABLE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

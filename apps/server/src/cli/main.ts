@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { type AccountView, createServices, LocalDenylist, type Services } from '@shortlinks/api';
+import { type AccountView, createServices, InvalidDenylistEntry, type Services } from '@shortlinks/api';
 import { PLANS, type Plan } from '@shortlinks/contract';
 import { openDatabase } from '../database.ts';
 import { readConfig } from '../env.ts';
@@ -12,6 +12,9 @@ const USAGE = `Usage: pnpm shortlinks <command>
   key create --account ACCOUNT_ID [--json]
   key list --account ACCOUNT_ID [--json]
   key revoke KEY_ID
+  denylist add DOMAIN|URL_PREFIX [--json]
+  denylist remove DOMAIN|URL_PREFIX [--json]
+  denylist list [--json]
 
 Uses DATABASE_URL, or the embedded PostgreSQL under DATA_DIR (shared with a running server).`;
 
@@ -43,7 +46,7 @@ async function main(argv: string[]): Promise<number> {
   if (!config) throw new UsageError(problems.join('\n'));
   const database = await openDatabase(config);
   try {
-    const services = createServices({ orm: database.orm, shortDomain: config.shortDomain, reputation: new LocalDenylist() });
+    const services = createServices({ orm: database.orm, shortDomain: config.shortDomain });
     return await run(services, `${noun} ${verb ?? ''}`.trim(), rest, values);
   } finally {
     await database.close();
@@ -98,6 +101,30 @@ async function run(services: Services, command: string, rest: string[], flags: F
         return 1;
       }
       print({ revoked: keyId }, `Revoked ${keyId}.`);
+      return 0;
+    }
+    case 'denylist add':
+    case 'denylist remove': {
+      const input = rest[0];
+      if (!input) throw new UsageError(`${command} needs a domain (evil.example) or a URL prefix (https://host/path)`);
+      try {
+        if (command === 'denylist add') {
+          const { added, entry } = await services.denylist.add(input);
+          print({ added, ...entry }, `${added ? 'Added' : 'Already listed:'} ${entry.kind} ${entry.value}`);
+        } else {
+          const { removed, entry } = await services.denylist.remove(input);
+          print({ removed, ...entry }, `${removed ? 'Removed' : 'Not listed:'} ${entry.kind} ${entry.value}`);
+          if (!removed) return 1;
+        }
+      } catch (error) {
+        if (error instanceof InvalidDenylistEntry) throw new UsageError(error.message);
+        throw error;
+      }
+      return 0;
+    }
+    case 'denylist list': {
+      const entries = await services.denylist.list();
+      print({ entries }, entries.map((entry) => `${entry.kind.padEnd(6)}  ${entry.value}`).join('\n') || 'The denylist is empty.');
       return 0;
     }
     default:

@@ -1,12 +1,14 @@
 import { countryCode, describeAgent, referrerHost, type Services } from '@shortlinks/api';
 import { LIMITS, SLUG_PATTERN } from '@shortlinks/contract';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, onRequestAsyncHookHandler } from 'fastify';
 import { GONE_PAGE, HOME_PAGE, NOT_FOUND_PAGE } from './redirect-pages.ts';
 
 export interface RedirectPluginOptions {
   services: Services;
   /** Lower-cased header a trusted proxy sets to the visitor's country (statistics only). */
   countryHeader?: string | undefined;
+  /** Per visitor IP (docs/security.md), run before any lookup. */
+  rateLimit?: onRequestAsyncHookHandler | undefined;
 }
 
 /**
@@ -14,8 +16,10 @@ export interface RedirectPluginOptions {
  * `/healthz`, …) win over this parametric one, and their names are reserved slugs, so a link
  * can never shadow them. Nothing here writes to the database: clicks are buffered.
  */
-export async function redirectPlugin(app: FastifyInstance, { services, countryHeader }: RedirectPluginOptions) {
+export async function redirectPlugin(app: FastifyInstance, { services, countryHeader, rateLimit }: RedirectPluginOptions) {
   const { redirects, clicks } = services;
+  // Per visitor IP (docs/security.md), before any lookup.
+  if (rateLimit) app.addHook('onRequest', rateLimit);
 
   const page = (reply: FastifyReply, status: number, html: string) =>
     reply.code(status).header('cache-control', 'no-store').header('x-robots-tag', 'noindex').type('text/html; charset=utf-8').send(html);

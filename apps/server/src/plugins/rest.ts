@@ -1,6 +1,7 @@
-import { AppError, appRouter, bearerToken, type Services, successStatus, toAppError } from '@shortlinks/api';
+import { AppError, appRouter, type Services, successStatus, toAppError } from '@shortlinks/api';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { type CreateOpenApiFastifyPluginOptions, fastifyTRPCOpenApiPlugin } from 'trpc-to-openapi';
+import { apiRateLimit } from '../rate-limits.ts';
 import { fromFastifyError } from './error-body.ts';
 
 export const REST_PREFIX = '/api/v1';
@@ -8,28 +9,21 @@ export const REST_PREFIX = '/api/v1';
 const UNAUTHORIZED = new AppError('UNAUTHORIZED', 'Send a valid API key as "Authorization: Bearer <key>"');
 const UNSUPPORTED_MEDIA_TYPE = new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with Content-Type: application/json');
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    accountId?: string;
-  }
-}
-
 interface TrpcErrorPayload {
   message?: string;
   data?: { appCode?: string; appMessage?: string; field?: string | null };
 }
 
 /**
- * REST at /api/v1 through trpc-to-openapi. Authentication runs first (so a caller without a
- * key gets 401 before anything else), and every error body is rewritten to the spec's
- * `{ code, message, field }`.
+ * REST at /api/v1 through trpc-to-openapi. Authentication and the rate limit run first (so a
+ * caller without a key gets 401 before anything else), and every error body is rewritten to the
+ * spec's `{ code, message, field }`.
  */
 export async function restPlugin(app: FastifyInstance, { services }: { services: Services }) {
+  for (const hook of apiRateLimit(app, services)) app.addHook('onRequest', hook);
   app.addHook('onRequest', async (request, reply) => {
     if (request.url === `${REST_PREFIX}/openapi.json`) return;
-    const caller = await services.apiKeys.authenticate(bearerToken(request.headers.authorization));
-    if (!caller) return reply.code(401).header('www-authenticate', 'Bearer').send(UNAUTHORIZED.toBody());
-    request.accountId = caller.accountId;
+    if (!request.caller) return reply.code(401).header('www-authenticate', 'Bearer').send(UNAUTHORIZED.toBody());
   });
 
   // Many HTTP clients send `Content-Type: application/json` on every request, DELETE included, with
@@ -67,7 +61,8 @@ export async function restPlugin(app: FastifyInstance, { services }: { services:
     if (!code) return payload;
     const message = parsed.data?.appMessage ?? parsed.message;
     const field = parsed.data?.field;
-    return JSON.stringify(field ? { code, message, field } : { code, message });
+    // An unknown field may be named "" (`?=1`): still a field, so still reported.
+    return JSON.stringify(typeof field === 'string' ? { code, message, field } : { code, message });
   });
 
   const options: CreateOpenApiFastifyPluginOptions<typeof appRouter> = {
@@ -78,14 +73,15 @@ export async function restPlugin(app: FastifyInstance, { services }: { services:
       transport: 'rest' as const,
       authorization: req.headers.authorization,
       // The Fastify adapter hands over the Fastify request, which the onRequest hook authenticated.
-      accountId: (req as { accountId?: string }).accountId,
+      accountId: (req as { caller?: { accountId: string } }).caller?.accountId,
     }),
     responseMeta: ({ paths, data, errors }) => {
       if (errors.length > 0) return { status: toAppError(errors[0]).status };
       return { status: successStatus(paths?.[0] ?? '', data[0]) };
     },
     onError: ({ error }) => {
-      if (toAppError(error).status >= 500) app.log.error({ err: error }, 'procedure failed');
+      // Expected refusals (a reputation service down, fail-closed) are logged where they happen.
+      if (toAppError(error).code === 'INTERNAL_ERROR') app.log.error({ err: error }, 'procedure failed');
     },
   };
   await app.register(fastifyTRPCOpenApiPlugin, options);

@@ -1,19 +1,40 @@
-import { appRouter, type Services, successStatus, toAppError } from '@shortlinks/api';
+import { appRouter, type Services, successStatus, toAppError, trpcErrorBody } from '@shortlinks/api';
 import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import { apiRateLimit } from '../rate-limits.ts';
+import { fromFastifyError } from './error-body.ts';
 
 export const TRPC_PREFIX = '/trpc';
 
-/** Typed tRPC at /trpc, answering with the same HTTP statuses as REST (but 200 for 204). */
+/** The most calls one batched tRPC request may carry (docs/security.md). */
+export const TRPC_MAX_BATCH = 10;
+
+/**
+ * Typed tRPC at /trpc, answering with the same HTTP statuses as REST (but 200 for 204). The key
+ * is looked up and counted against its rate limit before the body is read, as on REST.
+ */
 export async function trpcPlugin(app: FastifyInstance, { services }: { services: Services }) {
+  for (const hook of apiRateLimit(app, services)) app.addHook('onRequest', hook);
+
+  // Failures before a procedure runs (rate limit, body size, media type) answer in tRPC's error
+  // envelope, with the app's code where the client looks for it.
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const failure = fromFastifyError(error);
+    if (failure.status >= 500) request.log.error({ err: error }, 'request failed');
+    return reply.code(failure.status).type('application/json').send(trpcErrorBody(failure));
+  });
+
   await app.register(fastifyTRPCPlugin, {
     prefix: TRPC_PREFIX,
     trpcOptions: {
       router: appRouter,
-      createContext: ({ req }: { req: { headers: Record<string, string | string[] | undefined> } }) => ({
+      // A batch counts once against the rate limit, so it may hold only a few calls.
+      maxBatchSize: TRPC_MAX_BATCH,
+      createContext: ({ req }: { req: FastifyRequest }) => ({
         services,
         transport: 'trpc' as const,
         authorization: typeof req.headers.authorization === 'string' ? req.headers.authorization : undefined,
+        accountId: req.caller?.accountId,
       }),
       responseMeta: ({ paths, data, errors }: { paths?: readonly string[]; data: readonly unknown[]; errors: readonly unknown[] }) => {
         // Batched calls keep tRPC's own status; a single call answers like its REST twin.
@@ -25,7 +46,8 @@ export async function trpcPlugin(app: FastifyInstance, { services }: { services:
         return { status: status === 204 ? 200 : status };
       },
       onError: ({ error }: { error: unknown }) => {
-        if (toAppError(error).status >= 500) app.log.error({ err: error }, 'procedure failed');
+        // Expected refusals (a reputation service down, fail-closed) are logged where they happen.
+        if (toAppError(error).code === 'INTERNAL_ERROR') app.log.error({ err: error }, 'procedure failed');
       },
     },
   });

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { destinationProblem } from './destination-policy.ts';
 
@@ -50,7 +51,136 @@ describe('destinationProblem', () => {
     ['the short domain', 'https://sho.rt/abc'],
     ['the short domain in capitals with a port', 'https://SHO.RT:8443/abc'],
     ['the short domain with a trailing dot', 'https://sho.rt./abc'],
+    ['the short domain with its default port', 'https://sho.rt:443/abc'],
+    ['the short domain in full-width letters', 'https://ｓｈｏ.ｒｔ/abc'],
+    ['the short domain behind userinfo', 'https://example.com@sho.rt/abc'],
+    ['javascript:', 'javascript:alert(document.cookie)'],
+    ['JAVASCRIPT: in capitals', 'JAVASCRIPT:alert(1)'],
+    ['data:', 'data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg=='],
+    ['file:', 'file:///etc/passwd'],
+    ['ftp:', 'ftp://example.com/file'],
+    ['ws:', 'ws://example.com/socket'],
+    ['blob:', 'blob:https://example.com/uuid'],
+    ['loopback with a percent-encoded trailing dot', 'http://127.0.0.1%2e/'],
+    ['loopback in full-width digits', 'http://１２７.０.０.１/'],
+    ['loopback in hex with capitals', 'http://0X7F.1/'],
+    ['IPv4-mapped in capitals, written out', 'HTTP://[0:0:0:0:0:FFFF:127.0.0.1]/'],
+    ['IPv6 multicast', 'http://[ff02::1]/'],
+    ['IPv6 documentation range', 'http://[2001:db8::1]/'],
+    ['Teredo', 'http://[2001::1]/'],
+    ['IPv6 site-local', 'http://[fec0::1]/'],
+    ['IPv6 discard-only', 'http://[100::1]/'],
+    ['NAT64 of a public address', 'http://[64:ff9b::8.8.8.8]/'],
+    ['local-use NAT64', 'http://[64:ff9b:1::1]/'],
+    ['6to4 of a public address', 'http://[2002:808:808::1]/'],
+    ['IPv4 reserved 240/4', 'http://240.0.0.1/'],
+    ['IPv4 benchmarking 198.18/15', 'http://198.19.0.1/'],
+    ['IPv4 documentation 203.0.113/24', 'http://203.0.113.7/'],
+    ['IPv4 "this network" 0/8', 'http://0.1.2.3/'],
   ])('refuses %s', (_why, url) => {
     expect(destinationProblem(url, SHORT_HOST)).toEqual(expect.any(String));
+  });
+});
+
+type Quad = [number, number, number, number];
+
+/** Every way the WHATWG URL parser accepts to write one IPv4 address as a host. */
+function ipv4Spellings([a, b, c, d]: Quad): string[] {
+  const n = ((a << 24) | (b << 16) | (c << 8) | d) >>> 0;
+  const octal = (x: number) => `0${x.toString(8)}`;
+  const hex = (x: number) => `0x${x.toString(16)}`;
+  return [
+    `${a}.${b}.${c}.${d}`,
+    `${a}.${b}.${c}.${d}.`,
+    String(n),
+    hex(n),
+    hex(n).toUpperCase().replace('0X', '0x'),
+    `${octal(a)}.${octal(b)}.${octal(c)}.${octal(d)}`,
+    `${hex(a)}.${hex(b)}.${hex(c)}.${hex(d)}`,
+    `${a}.${(b << 16) | (c << 8) | d}`,
+    `${a}.${b}.${(c << 8) | d}`,
+    `${hex(a)}.${octal(b)}.${c}.${hex(d)}`,
+  ];
+}
+
+/** IPv6 spellings that carry an IPv4 address the parser keeps (mapped ones are judged as the IPv4 inside). */
+function mappedSpellings([a, b, c, d]: Quad): string[] {
+  const high = ((a << 8) | b).toString(16);
+  const low = ((c << 8) | d).toString(16);
+  return [`[::ffff:${a}.${b}.${c}.${d}]`, `[::FFFF:${high}:${low}]`, `[0:0:0:0:0:ffff:${a}.${b}.${c}.${d}]`];
+}
+
+/** IPv6 forms embedding an IPv4 address that are refused whatever the address (compatible, NAT64, 6to4). */
+function embeddingSpellings([a, b, c, d]: Quad): string[] {
+  const high = ((a << 8) | b).toString(16);
+  const low = ((c << 8) | d).toString(16);
+  return [`[::${a}.${b}.${c}.${d}]`, `[64:ff9b::${a}.${b}.${c}.${d}]`, `[64:ff9b::${high}:${low}]`, `[2002:${high}:${low}::1]`];
+}
+
+const octet = fc.integer({ min: 0, max: 255 });
+const quad = (first: fc.Arbitrary<number>, second: fc.Arbitrary<number> = octet) =>
+  fc.tuple(first, second, octet, octet) as fc.Arbitrary<Quad>;
+
+/** Addresses of every non-public IPv4 range. */
+const nonPublicIpv4 = fc.oneof(
+  quad(fc.constant(0)),
+  quad(fc.constant(10)),
+  quad(fc.constant(127)),
+  quad(fc.constant(100), fc.integer({ min: 64, max: 127 })),
+  quad(fc.constant(169), fc.constant(254)),
+  quad(fc.constant(172), fc.integer({ min: 16, max: 31 })),
+  quad(fc.constant(192), fc.constant(168)),
+  quad(fc.constant(198), fc.integer({ min: 18, max: 19 })),
+  quad(fc.integer({ min: 224, max: 255 })),
+);
+
+/** A way of writing the URL around the host: scheme case, userinfo tricks, port, path. */
+const wrapping = fc.record({
+  scheme: fc.constantFrom('http', 'https', 'HTTP', 'HtTpS'),
+  userinfo: fc.constantFrom('', 'good.example@', 'user:pass@', 'sho.rt@'),
+  port: fc.constantFrom('', ':80', ':443', ':8080'),
+  path: fc.constantFrom('/', '/admin', '/?next=https://example.com/', '#frag'),
+});
+
+const url = (host: string, w: { scheme: string; userinfo: string; port: string; path: string }) =>
+  `${w.scheme}://${w.userinfo}${host}${w.port}${w.path}`;
+
+describe('destinationProblem over generated addresses', () => {
+  test('refuses every spelling of every non-public IPv4 address, plain or inside IPv6, with any userinfo, port or case', () => {
+    fc.assert(
+      fc.property(nonPublicIpv4, wrapping, (address, w) => {
+        for (const host of [...ipv4Spellings(address), ...mappedSpellings(address), ...embeddingSpellings(address)]) {
+          expect(destinationProblem(url(host, w), SHORT_HOST), url(host, w)).toEqual(expect.any(String));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test('allows every plain or mapped spelling of a public IPv4 address, and refuses the IPv6 embeddings of it', () => {
+    const publicIpv4 = fc.constantFrom([8, 8, 8, 8], [1, 1, 1, 1], [93, 184, 216, 34], [151, 101, 1, 69]) as fc.Arbitrary<Quad>;
+    fc.assert(
+      fc.property(publicIpv4, wrapping, (address, w) => {
+        for (const host of [...ipv4Spellings(address), ...mappedSpellings(address)]) {
+          const problem = destinationProblem(url(host, w), SHORT_HOST);
+          // Userinfo is refused on its own, whatever the host.
+          if (w.userinfo === '') expect(problem, url(host, w)).toBeUndefined();
+          else expect(problem, url(host, w)).toEqual(expect.any(String));
+        }
+        for (const host of embeddingSpellings(address)) expect(destinationProblem(url(host, w), SHORT_HOST)).toEqual(expect.any(String));
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  test('refuses the short domain in any letter case, with trailing dots and any port', () => {
+    const casing = fc.array(fc.boolean(), { minLength: 6, maxLength: 6 });
+    fc.assert(
+      fc.property(casing, fc.constantFrom('', '.', '..'), wrapping, (upper, dots, w) => {
+        const host = [...SHORT_HOST].map((char, i) => (upper[i] ? char.toUpperCase() : char)).join('') + dots;
+        expect(destinationProblem(url(host, { ...w, userinfo: '' }), SHORT_HOST)).toEqual(expect.any(String));
+      }),
+      { numRuns: 100 },
+    );
   });
 });

@@ -19,6 +19,8 @@ export function destinationProblem(rawUrl: string, shortDomainHost: string): str
   } catch {
     return 'must be an absolute http:// or https:// URL';
   }
+  // The request schema allows only http(s) already; checked again so no other caller can slip past.
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'must be an absolute http:// or https:// URL';
   if (url.username !== '' || url.password !== '') return 'must not contain a user name or password';
   const host = url.hostname.toLowerCase().replace(/\.+$/, '');
   if (host === '') return 'must have a host';

@@ -28,3 +28,17 @@ export function effectiveLimits(account: {
     tag_limit: account.tag_limit_override ?? plan.tags,
   };
 }
+
+/**
+ * API requests per minute for each API key, by its account's plan (ours: the spec shows no rate
+ * limits; docs/security.md). Redirects are limited per visitor IP instead.
+ */
+export const API_RATE_LIMITS: Record<Plan, number> = {
+  starter: 120,
+  trial: 120,
+  team: 600,
+  unlimited: 3_000,
+};
+
+/** API requests per minute from one client IP without a valid key (they still cost a key lookup). */
+export const ANONYMOUS_RATE_LIMIT = 60;

@@ -1,8 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Plan } from '@shortlinks/contract';
 import type { Orm } from '@shortlinks/db';
 import { newId } from '../domain/ids.ts';
 import { AppError } from '../errors.ts';
-import { inTransaction, reader } from './database.ts';
+import { inTransaction, reader, storable } from './database.ts';
 
 /** Recognisable prefix of every secret, so leaked keys can be found by secret scanners. */
 export const API_KEY_PREFIX = 'slk_';
@@ -19,15 +20,28 @@ export interface ApiKeyView {
 export interface Caller {
   accountId: string;
   keyId: string;
+  /** The account's plan, which sets the key's rate limit. */
+  plan: Plan;
 }
+
+/** Characters of the secret stored in clear (`slk_` + 8): enough to find the key, far too few to guess the rest. */
+const STORED_PREFIX_CHARS = 12;
 
 function hashSecret(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
 }
 
+/** Whether a secret is the one a stored hash was made of, taking the same time whatever the answer. */
+function secretMatches(secret: string, storedHash: string): boolean {
+  const stored = Buffer.from(storedHash, 'hex');
+  const sent = createHash('sha256').update(secret).digest();
+  return stored.length === sent.length && timingSafeEqual(stored, sent);
+}
+
 /**
  * API keys: 256 random bits, shown once; only their SHA-256 is stored (a fast hash is enough for
- * secrets of that strength, and the lookup by hash does not leak timing about the secret).
+ * secrets of that strength). A key is found by its non-secret prefix, and its hash compared in
+ * constant time, so response times say nothing about the secret part.
  */
 export class ApiKeyService {
   readonly #orm: Orm;
@@ -43,7 +57,7 @@ export class ApiKeyService {
       if (!account) throw new AppError('NOT_FOUND', `No account ${accountId}`);
       const row = await db
         .insertInto('api_key')
-        .values({ id: newId('key'), account_id: accountId, prefix: secret.slice(0, 12), secret_hash: hashSecret(secret) })
+        .values({ id: newId('key'), account_id: accountId, prefix: secret.slice(0, STORED_PREFIX_CHARS), secret_hash: hashSecret(secret) })
         .returningAll()
         .executeTakeFirstOrThrow();
       return { key: toView(row), secret };
@@ -70,14 +84,16 @@ export class ApiKeyService {
 
   /** The caller a bearer secret identifies, or undefined for a missing, unknown or revoked key. */
   async authenticate(secret: string | undefined): Promise<Caller | undefined> {
-    if (!secret?.startsWith(API_KEY_PREFIX) || secret.length > 200) return undefined;
-    const row = await reader(this.#orm)
+    if (!secret?.startsWith(API_KEY_PREFIX) || secret.length > 200 || !storable(secret)) return undefined;
+    const candidates = await reader(this.#orm)
       .selectFrom('api_key')
-      .select(['id', 'account_id'])
-      .where('secret_hash', '=', hashSecret(secret))
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
-    return row ? { accountId: row.account_id, keyId: row.id } : undefined;
+      .innerJoin('account', 'account.id', 'api_key.account_id')
+      .select(['api_key.id', 'api_key.account_id', 'api_key.secret_hash', 'account.plan'])
+      .where('api_key.prefix', '=', secret.slice(0, STORED_PREFIX_CHARS))
+      .where('api_key.revoked_at', 'is', null)
+      .execute();
+    const row = candidates.find((candidate) => secretMatches(secret, candidate.secret_hash));
+    return row ? { accountId: row.account_id, keyId: row.id, plan: row.plan as Plan } : undefined;
   }
 }
 

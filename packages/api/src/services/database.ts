@@ -15,6 +15,12 @@ const CONFLICT_BY_INDEX: Record<string, AppError> = {
   tag_account_name_key: new AppError('TAG_NAME_TAKEN', 'Another tag of the account has that name', 'name'),
 };
 
+/**
+ * Whether a text can be in PostgreSQL at all (text values cannot hold NUL). An id that cannot be
+ * stored names no row; sending it in a query would be an error, not a miss.
+ */
+export const storable = (text: string): boolean => !text.includes('\u0000');
+
 /** Runs `work` in one transaction: on any error nothing it wrote is kept. */
 export async function inTransaction<T>(orm: Orm, work: (db: Db) => Promise<T>): Promise<T> {
   try {

@@ -1,8 +1,8 @@
 import { LIMITS } from '@shortlinks/contract';
 import { destinationProblem } from '../domain/destination-policy.ts';
-import type { UrlReputation } from '../domain/reputation.ts';
+import { ReputationUnavailable, type UrlReputation } from '../domain/reputation.ts';
 import { asciiUrl, mergeUtm, type Utm } from '../domain/utm.ts';
-import { validationError } from '../errors.ts';
+import { AppError, validationError } from '../errors.ts';
 
 /** Checks a destination or expiration URL against the host rules and the reputation service. */
 export class DestinationChecker {
@@ -37,7 +37,15 @@ export class DestinationChecker {
   async check(field: 'destination_url' | 'expiration_url', url: string): Promise<void> {
     const problem = destinationProblem(url, this.#shortDomainHost);
     if (problem) throw validationError(field, `${field} ${problem}`);
-    const verdict = await this.#reputation.check(url);
+    const verdict = await this.#reputation.check(url).catch((error: unknown) => {
+      if (!(error instanceof ReputationUnavailable)) throw error;
+      // Failure policy fail-closed (docs/security.md): refused, with a code that says "retry later".
+      throw new AppError(
+        'REPUTATION_UNAVAILABLE',
+        `The URL safety check is unavailable, so ${field} cannot be accepted now; retry later`,
+        field,
+      );
+    });
     if (verdict.flagged) throw validationError(field, `${field} is flagged by the URL safety check (${verdict.reason})`);
   }
 }

@@ -1,8 +1,9 @@
 import type { Orm } from '@shortlinks/db';
 import { hostOf } from '../domain/destination-policy.ts';
-import type { UrlReputation } from '../domain/reputation.ts';
+import { ReputationChain, type UrlReputation } from '../domain/reputation.ts';
 import { ClickRecorder, type ClickRecorderOptions } from '../redirects/click-recorder.ts';
 import { RedirectService } from '../redirects/redirect-service.ts';
+import { DenylistService } from '../reputation/denylist-service.ts';
 import { AccountService } from './account-service.ts';
 import { ApiKeyService } from './api-key-service.ts';
 import { DestinationChecker } from './destinations.ts';
@@ -14,7 +15,11 @@ export interface ServiceOptions {
   orm: Orm;
   /** Origin of short links, e.g. https://sho.rt (no trailing slash). */
   shortDomain: string;
-  reputation: UrlReputation;
+  /**
+   * Sources asked after the operator's stored denylist (which is always asked): the
+   * environment's domain list and the configured remote service.
+   */
+  reputation?: UrlReputation | undefined;
   clicks?: ClickRecorderOptions;
 }
 
@@ -27,11 +32,13 @@ export interface Services {
   stats: StatsService;
   redirects: RedirectService;
   clicks: ClickRecorder;
+  denylist: DenylistService;
 }
 
 export function createServices({ orm, shortDomain, reputation, clicks }: ServiceOptions): Services {
   const origin = shortDomain.replace(/\/+$/, '');
-  const destinations = new DestinationChecker(hostOf(origin), reputation);
+  const denylist = new DenylistService(orm);
+  const destinations = new DestinationChecker(hostOf(origin), new ReputationChain(reputation ? [denylist, reputation] : [denylist]));
   const redirects = new RedirectService(orm);
   return {
     accounts: new AccountService(orm),
@@ -41,5 +48,6 @@ export function createServices({ orm, shortDomain, reputation, clicks }: Service
     stats: new StatsService(orm, origin),
     redirects,
     clicks: new ClickRecorder(orm, clicks),
+    denylist,
   };
 }

@@ -2,7 +2,7 @@ import type { Link, TagColor, TagSummary } from '@shortlinks/contract';
 import type { Database } from '@shortlinks/db';
 import type { ExpressionBuilder } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
-import type { Db } from './database.ts';
+import { type Db, storable } from './database.ts';
 import { byName } from './tag-resolution.ts';
 
 /** The columns a link object is built from. */
@@ -83,6 +83,7 @@ export async function findLiveLink(db: Db, accountId: string, ref: string, forUp
 }
 
 function liveLinkByRef(db: Db, accountId: string, ref: string) {
+  if (!storable(ref)) return undefined;
   const live = db.selectFrom('link').select(LINK_COLUMNS).where('link.account_id', '=', accountId).where('link.deleted_at', 'is', null);
   if (ref.startsWith('lnk_')) return live.where('link.id', '=', ref);
   if (ref.startsWith('ext_')) return live.where('link.external_id', '=', ref.slice('ext_'.length));

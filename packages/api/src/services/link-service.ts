@@ -5,7 +5,7 @@ import { applyExpiry, type ExpiryChange, NO_EXPIRY } from '../domain/expiry.ts';
 import { newId, randomSlug } from '../domain/ids.ts';
 import { effectiveLimits } from '../domain/plans.ts';
 import { AppError } from '../errors.ts';
-import { type Db, inTransaction, type LockedAccount, lockAccount, readAccount, reader } from './database.ts';
+import { type Db, inTransaction, type LockedAccount, lockAccount, readAccount, reader, storable } from './database.ts';
 import type { DestinationChecker } from './destinations.ts';
 import {
   findLiveLink,
@@ -105,17 +105,21 @@ export class LinkService {
 
   async list(accountId: string, query: ListLinksQuery): Promise<LinkPage> {
     const db = reader(this.#orm);
-    const tagIds = query.tag_ids ?? [];
+    const requested = query.tag_ids ?? [];
+    // An id PostgreSQL cannot hold matches nothing, like any other unknown id.
+    const tagIds = requested.filter(storable);
     let live = db.selectFrom('link').where('link.account_id', '=', accountId).where('link.deleted_at', 'is', null);
-    if (tagIds.length > 0) {
+    if (requested.length > 0) {
       live = live.where((eb) =>
-        eb.exists(
-          eb
-            .selectFrom('link_tag')
-            .select('link_tag.link_id')
-            .whereRef('link_tag.link_id', '=', 'link.id')
-            .where('link_tag.tag_id', 'in', tagIds),
-        ),
+        tagIds.length === 0
+          ? eb.val(false)
+          : eb.exists(
+              eb
+                .selectFrom('link_tag')
+                .select('link_tag.link_id')
+                .whereRef('link_tag.link_id', '=', 'link.id')
+                .where('link_tag.tag_id', 'in', tagIds),
+            ),
       );
     }
     const [account, counted, rows] = await Promise.all([

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { newId } from '../domain/ids.ts';
 import { effectiveLimits } from '../domain/plans.ts';
 import { AppError, validationError } from '../errors.ts';
-import type { Db, LockedAccount } from './database.ts';
+import { type Db, type LockedAccount, storable } from './database.ts';
 
 /** Tags sorted by name as a person reads a list: ignoring case first, then exactly. */
 export function byName(a: { name: string }, b: { name: string }): number {
@@ -56,6 +56,8 @@ export async function resolveTags(
   const resolved = new Map<string, TagSummary>();
 
   const ids = [...new Set(tagIds ?? [])];
+  const unstorable = ids.find((id) => !storable(id));
+  if (unstorable !== undefined) throw new AppError('TAG_NOT_FOUND', `Tag ${JSON.stringify(unstorable)} is not one of the account's tags`);
   if (ids.length > 0) {
     const found = await db
       .selectFrom('tag')

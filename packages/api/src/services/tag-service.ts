@@ -3,7 +3,7 @@ import type { Orm } from '@shortlinks/db';
 import { newId } from '../domain/ids.ts';
 import { effectiveLimits } from '../domain/plans.ts';
 import { AppError, validationError } from '../errors.ts';
-import { type Db, inTransaction, lockAccount, reader } from './database.ts';
+import { type Db, inTransaction, lockAccount, reader, storable } from './database.ts';
 import { assertTagRoom, takeRotationColors } from './tag-resolution.ts';
 
 const tagNotFound = () => new AppError('TAG_NOT_FOUND', 'No tag of the account matches that id');
@@ -47,6 +47,7 @@ export class TagService {
     if (body.name === undefined && body.color === undefined) {
       throw validationError('name', 'Send name, color, or both');
     }
+    if (!storable(tagId)) throw tagNotFound();
     return inTransaction(this.#orm, async (db) => {
       const current = await db
         .selectFrom('tag')
@@ -68,6 +69,7 @@ export class TagService {
 
   /** Removes the tag; it is detached from every link (the link_tag rows cascade). */
   async delete(accountId: string, tagId: string): Promise<void> {
+    if (!storable(tagId)) throw tagNotFound();
     await inTransaction(this.#orm, async (db) => {
       const deleted = await db.deleteFrom('tag').where('account_id', '=', accountId).where('id', '=', tagId).executeTakeFirst();
       if (deleted.numDeletedRows === 0n) throw tagNotFound();

@@ -9,7 +9,7 @@ export const ApiKey = defineEntity({
     id: p.text().primary(),
     account: () => p.manyToOne(Account).fieldName('account_id').columnType('text').deleteRule('cascade').index('api_key_account_id_idx'),
     /** The first characters of the secret, so an operator can tell keys apart. */
-    prefix: p.text(),
+    prefix: p.text().index('api_key_prefix_idx'),
     secret_hash: p.text().unique('api_key_secret_hash_key'),
     created_at: p.datetime().defaultRaw('now()'),
     revoked_at: p.datetime().nullable(),

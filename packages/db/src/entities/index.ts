@@ -2,13 +2,16 @@ import type { InferKyselyDB } from '@mikro-orm/postgresql';
 import { Account } from './account.ts';
 import { ApiKey } from './api-key.ts';
 import { Click } from './click.ts';
+import { DenylistEntry } from './denylist-entry.ts';
 import { Link } from './link.ts';
 import { LinkTag } from './link-tag.ts';
 import { Tag } from './tag.ts';
 
-export { Account, ApiKey, Click, Link, LinkTag, Tag };
+export { Account, ApiKey, Click, DenylistEntry, Link, LinkTag, Tag };
 
-export const entities = [Account, ApiKey, Click, Link, LinkTag, Tag];
+export const entities = [Account, ApiKey, Click, DenylistEntry, Link, LinkTag, Tag];
 
 /** The tables as Kysely sees them, inferred from the entities (property names are column names). */
-export type Database = InferKyselyDB<typeof Account | typeof ApiKey | typeof Click | typeof Link | typeof LinkTag | typeof Tag>;
+export type Database = InferKyselyDB<
+  typeof Account | typeof ApiKey | typeof Click | typeof DenylistEntry | typeof Link | typeof LinkTag | typeof Tag
+>;

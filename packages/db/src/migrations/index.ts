@@ -2,6 +2,8 @@ import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261122000000_initial } from './Migration20261122000000_initial.ts';
 import { Migration20261122010000_clicks } from './Migration20261122010000_clicks.ts';
 import { Migration20261122020000_click_groups } from './Migration20261122020000_click_groups.ts';
+import { Migration20261122100000_denylist } from './Migration20261122100000_denylist.ts';
+import { Migration20261122100100_api_key_prefix } from './Migration20261122100100_api_key_prefix.ts';
 import { Migration20261122110000_click_statistics } from './Migration20261122110000_click_statistics.ts';
 
 /** Every migration in order. Listed explicitly so no file-system discovery is needed at run time. */
@@ -9,5 +11,7 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122000000_initial', class: Migration20261122000000_initial },
   { name: 'Migration20261122010000_clicks', class: Migration20261122010000_clicks },
   { name: 'Migration20261122020000_click_groups', class: Migration20261122020000_click_groups },
+  { name: 'Migration20261122100000_denylist', class: Migration20261122100000_denylist },
+  { name: 'Migration20261122100100_api_key_prefix', class: Migration20261122100100_api_key_prefix },
   { name: 'Migration20261122110000_click_statistics', class: Migration20261122110000_click_statistics },
 ];

@@ -1,0 +1,63 @@
+import { describe, expect, test } from 'vitest';
+import { readConfig } from './env.ts';
+
+describe('readConfig: reputation, rate limit and proxy settings', () => {
+  test('defaults: no remote provider, allow when down, 1500 ms timeout, 5 minutes of clean cache, 1200 redirects a minute', () => {
+    const { config } = readConfig({});
+    expect(config?.reputation).toEqual({
+      provider: 'none',
+      apiKey: undefined,
+      baseUrl: undefined,
+      timeoutMs: 1500,
+      cleanCacheMs: 300_000,
+      policy: 'allow',
+    });
+    expect(config?.redirectRateLimit).toBe(1200);
+    expect(config?.trustProxy).toBeUndefined();
+  });
+
+  test('a provider with its key, base URL, timeout, cache and fail-closed policy', () => {
+    const { config, problems } = readConfig({
+      REPUTATION_PROVIDER: 'web-risk',
+      REPUTATION_API_KEY: 'k',
+      REPUTATION_BASE_URL: 'http://127.0.0.1:9999',
+      REPUTATION_TIMEOUT_MS: '200',
+      REPUTATION_CACHE_SECONDS: '0',
+      REPUTATION_FAILURE_POLICY: 'fail-closed',
+    });
+    expect(problems).toEqual([]);
+    expect(config?.reputation).toEqual({
+      provider: 'web-risk',
+      apiKey: 'k',
+      baseUrl: 'http://127.0.0.1:9999',
+      timeoutMs: 200,
+      cleanCacheMs: 0,
+      policy: 'fail-closed',
+    });
+  });
+
+  test('each problem is one line naming its variable: a provider without a key, an unknown policy, a base URL with a path', () => {
+    const { config, problems } = readConfig({
+      REPUTATION_PROVIDER: 'safe-browsing',
+      REPUTATION_FAILURE_POLICY: 'closed',
+      REPUTATION_BASE_URL: 'https://example.com/v4',
+    });
+    expect(config).toBeUndefined();
+    expect(problems).toHaveLength(2);
+    expect(problems.join('\n')).toMatch(/REPUTATION_FAILURE_POLICY/);
+    expect(problems.join('\n')).toMatch(/REPUTATION_BASE_URL/);
+    const missingKey = readConfig({ REPUTATION_PROVIDER: 'safe-browsing' });
+    expect(missingKey.problems).toEqual([
+      expect.stringMatching(/^REPUTATION_API_KEY: is required when REPUTATION_PROVIDER is safe-browsing/),
+    ]);
+  });
+
+  test.each([
+    ['true', true],
+    ['false', false],
+    ['2', 2],
+    ['10.0.0.1, 10.0.0.2', ['10.0.0.1', '10.0.0.2']],
+  ])('TRUST_PROXY=%s → %o', (value, expected) => {
+    expect(readConfig({ TRUST_PROXY: value }).config?.trustProxy).toEqual(expected);
+  });
+});

@@ -1,0 +1,87 @@
+import fastifyRateLimit, { normalizeIP, type RateLimitOptions, type RateLimitPluginOptions } from '@fastify/rate-limit';
+import { ANONYMOUS_RATE_LIMIT, API_RATE_LIMITS, AppError, bearerToken, type Caller, type Services } from '@shortlinks/api';
+import type { Plan } from '@shortlinks/contract';
+import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+
+/** Rate limits of one server process (docs/security.md); every number is requests per window. */
+export interface RateLimitSettings {
+  /** Per API key, by the account's plan. */
+  apiPerPlan: Record<Plan, number>;
+  /** Per client IP, for API requests without a valid key. */
+  anonymous: number;
+  /** Per client IP, for short-link visits. */
+  redirects: number;
+  windowMs: number;
+}
+
+export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
+  apiPerPlan: API_RATE_LIMITS,
+  anonymous: ANONYMOUS_RATE_LIMIT,
+  redirects: 1_200,
+  windowMs: 60_000,
+};
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Who the API key of the request belongs to; undefined when it has none or an invalid one. */
+    caller?: Caller | undefined;
+  }
+}
+
+/** Keys and addresses each limiter keeps counting at most; the least recently seen are forgotten first. */
+const TRACKED_CLIENTS = 50_000;
+
+/** The client's address; IPv6 clients by their /64, which is what one household or host usually holds. */
+const clientAddress = (request: FastifyRequest) => normalizeIP(request.ip);
+
+/** The 429 of both transports; `statusCode` is for Fastify's own error handler (redirects). */
+function rateLimited(after: string, who: string): AppError {
+  return Object.assign(new AppError('RATE_LIMITED', `Too many requests ${who}; retry in ${after}`), { statusCode: 429 });
+}
+
+/**
+ * Registers @fastify/rate-limit on the root instance, applying to no route by itself: the API
+ * scopes (REST and tRPC) share one limiter through `apiRateLimit`, so a key's budget is the same
+ * whichever transport it uses. Counters live in this process's memory (docs/security.md).
+ */
+export async function registerRateLimits(app: FastifyInstance, settings: RateLimitSettings): Promise<void> {
+  await app.register(fastifyRateLimit, {
+    global: false,
+    enableDraftSpec: true,
+    timeWindow: settings.windowMs,
+    cache: TRACKED_CLIENTS,
+    keyGenerator: (request) => (request.caller ? `key:${request.caller.keyId}` : `ip:${clientAddress(request)}`),
+    max: (request) => (request.caller ? settings.apiPerPlan[request.caller.plan] : settings.anonymous),
+    errorResponseBuilder: (request, context) => rateLimited(context.after, request.caller ? 'for this API key' : 'from this address'),
+  });
+}
+
+/**
+ * The API's onRequest hooks, in order: find the caller of the request's key, then count the
+ * request against that key (or the client IP without one). Before the body is read, so a caller
+ * over its limit costs no parsing.
+ */
+export function apiRateLimit(app: FastifyInstance, services: Services): onRequestAsyncHookHandler[] {
+  const identify: onRequestAsyncHookHandler = async (request: FastifyRequest) => {
+    request.caller = await services.apiKeys.authenticate(bearerToken(request.headers.authorization));
+  };
+  return [identify, app.rateLimit()];
+}
+
+/**
+ * Per visitor IP, for the short links themselves. Only a refusal carries the headers (429 with
+ * Retry-After): a redirect is the hottest path and browsers make nothing of them.
+ */
+export function redirectRateLimit(app: FastifyInstance, settings: RateLimitSettings): onRequestAsyncHookHandler {
+  // The plugin merges these options over its own settings, header choices included (its types
+  // list those only at plugin level).
+  const options: RateLimitOptions & Pick<RateLimitPluginOptions, 'addHeadersOnExceeding'> = {
+    addHeadersOnExceeding: { 'ratelimit-limit': false, 'ratelimit-remaining': false, 'ratelimit-reset': false },
+    max: settings.redirects,
+    timeWindow: settings.windowMs,
+    cache: TRACKED_CLIENTS,
+    keyGenerator: clientAddress,
+    errorResponseBuilder: (_request, context) => rateLimited(context.after, 'from this address'),
+  };
+  return app.rateLimit(options);
+}
