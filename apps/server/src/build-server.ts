@@ -6,6 +6,7 @@ import { extensionCorsPlugin } from './plugins/extension-cors.ts';
 import { healthPlugin } from './plugins/health.ts';
 import { openApiPlugin } from './plugins/openapi.ts';
 import { redirectPlugin } from './plugins/redirect.ts';
+import { NOT_FOUND_PAGE, sendPage } from './plugins/redirect-pages.ts';
 import { restPlugin } from './plugins/rest.ts';
 import { trpcPlugin } from './plugins/trpc.ts';
 import { DEFAULT_RATE_LIMITS, type RateLimitSettings, redirectRateLimit, registerRateLimits } from './rate-limits.ts';
@@ -61,10 +62,15 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
 
   // First, so every answer (a 429 or a 404 included) carries the extension's CORS headers.
   await app.register(extensionCorsPlugin);
-  // Any method and path no plugin serves (`OPTIONS /api/v1/links`, `POST /x`): the API's error shape.
-  app.setNotFoundHandler((request, reply) =>
-    reply.code(404).send({ code: 'NOT_FOUND', message: `Nothing is served at ${request.method} ${request.url.split('?')[0]}` }),
-  );
+  // Any method and path no plugin serves. A visitor's browser (GET or HEAD outside the API:
+  // `/launch/`, `/a/b`) gets the same page as for an unknown slug; everything else, such as
+  // `OPTIONS /api/v1/links` or `POST /x`, the API's error shape.
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    const visitor = (request.method === 'GET' || request.method === 'HEAD') && !/^\/(api|trpc)\//.test(path);
+    if (visitor) return sendPage(reply, 404, NOT_FOUND_PAGE);
+    return reply.code(404).send({ code: 'NOT_FOUND', message: `Nothing is served at ${request.method} ${path}` });
+  });
   const rateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
   await registerRateLimits(app, rateLimits);
   await app.register(healthPlugin, { orm });

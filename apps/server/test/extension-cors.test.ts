@@ -63,4 +63,10 @@ describe('CORS for browser extensions', () => {
     const response = await preflight('/trpc/links.upsert', `${EXTENSION}.evil.example`);
     expect(response.headers.get('access-control-allow-origin')).toBeNull();
   });
+
+  test('an OPTIONS request that is no preflight is answered 204, without CORS headers', async () => {
+    const response = await fetch(`${server.api}/links`, { method: 'OPTIONS' });
+    expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-origin')).toBeNull();
+  });
 });

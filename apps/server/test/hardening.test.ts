@@ -59,7 +59,7 @@ describe('oversized and malformed requests', () => {
   });
 
   test.each([
-    ['OPTIONS', '/api/v1/links'],
+    ['PUT', '/api/v1/links/lnk_x'],
     ['PUT', '/api/v1/tags'],
     ['POST', '/no-such-page'],
   ])('%s %s, which nothing serves → 404 NOT_FOUND in the API error shape', async (method, path) => {

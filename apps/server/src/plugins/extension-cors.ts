@@ -17,5 +17,8 @@ export const extensionCorsPlugin = fp(async (app) => {
     allowedHeaders: ['authorization', 'content-type'],
     // Preflights are remembered for 10 minutes (Chromium caps the value at 2 hours).
     maxAge: 600,
+    // An OPTIONS request that is no preflight (no Origin) is answered 204 like any other, not
+    // with the plugin's plain-text 400.
+    strictPreflight: false,
   });
 });

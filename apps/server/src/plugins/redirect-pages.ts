@@ -1,3 +1,5 @@
+import type { FastifyReply } from 'fastify';
+
 /** The small pages a visitor sees when a short link does not redirect. */
 function page(title: string, text: string): string {
   return `<!doctype html>
@@ -12,3 +14,13 @@ main{max-width:28rem;padding:2rem;text-align:center}h1{font-size:1.5rem;margin:0
 export const NOT_FOUND_PAGE = page('Link not found', 'This short link does not exist, or it has been deleted.');
 export const GONE_PAGE = page('Link expired', 'This short link has expired and no longer leads anywhere.');
 export const HOME_PAGE = page('Shortlinks', 'A short-link service. The API is documented at <a href="/docs">/docs</a>.');
+
+/** A visitor's page: never cached (the link may start working) and never indexed. */
+export function sendPage(reply: FastifyReply, status: number, html: string): FastifyReply {
+  return reply
+    .code(status)
+    .header('cache-control', 'no-store')
+    .header('x-robots-tag', 'noindex')
+    .type('text/html; charset=utf-8')
+    .send(html);
+}

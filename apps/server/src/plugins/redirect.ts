@@ -1,7 +1,7 @@
 import { countryCode, describeAgent, referrerHost, type Services } from '@shortlinks/api';
 import { LIMITS, SLUG_PATTERN } from '@shortlinks/contract';
-import type { FastifyInstance, FastifyReply, onRequestAsyncHookHandler } from 'fastify';
-import { GONE_PAGE, HOME_PAGE, NOT_FOUND_PAGE } from './redirect-pages.ts';
+import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
+import { GONE_PAGE, HOME_PAGE, NOT_FOUND_PAGE, sendPage } from './redirect-pages.ts';
 
 export interface RedirectPluginOptions {
   services: Services;
@@ -21,22 +21,16 @@ export async function redirectPlugin(app: FastifyInstance, { services, countryHe
   // Per visitor IP (docs/security.md), before any lookup.
   if (rateLimit) app.addHook('onRequest', rateLimit);
 
-  const page = (reply: FastifyReply, status: number, html: string) =>
-    reply.code(status).header('cache-control', 'no-store').header('x-robots-tag', 'noindex').type('text/html; charset=utf-8').send(html);
-
-  // Paths that are not slugs either (`/launch/`, `/a/b`): a visitor gets the same page as for an
-  // unknown slug, not Fastify's JSON error. /api/v1 answers its own 404s.
-  app.setNotFoundHandler((_request, reply) => page(reply, 404, NOT_FOUND_PAGE));
   app.get('/', async (_request, reply) => reply.type('text/html; charset=utf-8').send(HOME_PAGE));
   app.get('/favicon.ico', async (_request, reply) => reply.code(204).send());
   app.get('/robots.txt', async (_request, reply) => reply.type('text/plain').send('User-agent: *\nAllow: /\n'));
 
   app.get<{ Params: { slug: string } }>('/:slug', async (request, reply) => {
     const { slug } = request.params;
-    if (slug.length > LIMITS.slugChars || !SLUG_PATTERN.test(slug)) return page(reply, 404, NOT_FOUND_PAGE);
+    if (slug.length > LIMITS.slugChars || !SLUG_PATTERN.test(slug)) return sendPage(reply, 404, NOT_FOUND_PAGE);
     const outcome = await redirects.resolve(slug, Date.now());
-    if (outcome.kind === 'not_found') return page(reply, 404, NOT_FOUND_PAGE);
-    if (outcome.kind === 'gone') return page(reply, 410, GONE_PAGE);
+    if (outcome.kind === 'not_found') return sendPage(reply, 404, NOT_FOUND_PAGE);
+    if (outcome.kind === 'gone') return sendPage(reply, 410, GONE_PAGE);
 
     // HEAD requests and bots do not count as clicks (docs/redirects.md).
     if (request.method === 'GET') {
