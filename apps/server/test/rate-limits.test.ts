@@ -120,7 +120,9 @@ test('the OpenAPI document declares the RateLimit headers on every response, and
     const expected = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', ...(status === '429' ? ['Retry-After'] : [])];
     expect(Object.keys(response.headers ?? {}).sort(), status).toEqual(expected.sort());
   }
-  expect(responses.filter(([status]) => status === '429')).toHaveLength(10);
+  // Every operation can be refused with 429.
+  const operations = Object.values(document.paths).flatMap((byMethod) => Object.values(byMethod));
+  expect(responses.filter(([status]) => status === '429')).toHaveLength(operations.length);
 });
 
 describe('API requests without a valid key', () => {
