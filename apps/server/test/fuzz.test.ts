@@ -57,7 +57,8 @@ async function send({ method, path, body, contentType }: Sent) {
   return { status: response.status, contentType: response.headers.get('content-type') ?? '', text };
 }
 
-const STATUS_BY_METHOD: Record<string, number[]> = { GET: [200], POST: [200, 201], PATCH: [200], DELETE: [204] };
+// OPTIONS is answered by CORS (204, with CORS headers only for extension origins).
+const STATUS_BY_METHOD: Record<string, number[]> = { GET: [200], POST: [200, 201], PATCH: [200], DELETE: [204], OPTIONS: [204] };
 
 /** The REST contract for any answer: success with a JSON body (or 204), or the documented error shape. */
 function expectRestContract(sent: Sent, answer: Awaited<ReturnType<typeof send>>) {
