@@ -28,7 +28,12 @@ const dataDir = await mkdtemp(path.join(tmpdir(), 'shortlinks-bench-'));
 const cluster = await startEmbeddedPostgres({ dataDir });
 const orm = await createOrm({ databaseUrl: cluster.url, poolSize: 10 });
 await migrate(orm);
-const services = createServices({ orm, shortDomain: 'https://sho.rt', reputation: new LocalDenylist() });
+const services = createServices({
+  orm,
+  shortDomain: 'https://sho.rt',
+  reputation: new LocalDenylist(),
+  clicks: { flushIntervalMs: Number(process.env.BENCH_FLUSH_MS ?? 1000) },
+});
 const account = await services.accounts.create({ name: 'Bench', plan: 'unlimited' });
 const db = orm.em.fork().getKysely<Database>();
 await sql`
