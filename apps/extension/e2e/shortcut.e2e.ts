@@ -1,23 +1,20 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { createAccount, startTestServer, type TestAccount, type TestServer } from '../../server/test/harness.ts';
-import { configure, type ExtensionBrowser, launchExtensionBrowser, readClipboard, screenshotAll } from './browser.ts';
-import { startTestPages } from './pages.ts';
+import type { TestAccount, TestServer } from '../../server/test/harness.ts';
+import { configure, type ExtensionBrowser, readClipboard, screenshotAll } from './browser.ts';
+import { type ScenarioWorld, startScenarioWorld } from './world.ts';
 
+let world: ScenarioWorld;
 let server: TestServer;
 let browser: ExtensionBrowser;
-let pages: Awaited<ReturnType<typeof startTestPages>>;
+let pages: ScenarioWorld['pages'];
 let account: TestAccount;
 
 beforeAll(async () => {
-  [server, browser, pages] = await Promise.all([startTestServer(), launchExtensionBrowser(), startTestPages()]);
-  account = await createAccount(server);
+  world = await startScenarioWorld();
+  ({ server, browser, pages, account } = world);
   await configure(browser, server.origin, account.key);
 });
-afterAll(async () => {
-  await browser?.close();
-  await pages?.close();
-  await server?.close();
-});
+afterAll(() => world?.close());
 beforeEach(({ task, onTestFailed }) => {
   onTestFailed(() => screenshotAll(browser.context, `shortcut-${task.name}`));
 });

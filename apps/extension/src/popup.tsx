@@ -9,6 +9,7 @@ import { formErrorOf } from './lib/field-errors.ts';
 import { loadShortOrigins } from './lib/settings.ts';
 import { shortenPage } from './lib/shorten.ts';
 import { whyNotShortenable } from './lib/shortenable.ts';
+import { ConnectFirst } from './ui/ConnectFirst.tsx';
 import { LinkForm } from './ui/LinkForm.tsx';
 import { QrCode } from './ui/QrCode.tsx';
 import { useClient } from './ui/useSettings.ts';
@@ -36,14 +37,7 @@ export default function Popup() {
         </nav>
       </header>
       {connection === undefined ? <div className="spinner" /> : null}
-      {connection === null ? (
-        <div className="banner info">
-          Connect the extension to your Shortlinks server first.{' '}
-          <button type="button" className="button small primary" onClick={() => chrome.runtime.openOptionsPage()}>
-            Open options
-          </button>
-        </div>
-      ) : null}
+      {connection === null ? <ConnectFirst /> : null}
       {connection ? <ShortenCurrentTab client={connection.client} serverUrl={connection.settings.serverUrl} /> : null}
     </main>
   );

@@ -6,6 +6,7 @@ import { formErrorOf } from '../lib/field-errors.ts';
 import { LinksView } from '../manage/LinksView.tsx';
 import { PlanUsage } from '../manage/PlanUsage.tsx';
 import { TagManager } from '../manage/TagManager.tsx';
+import { ConnectFirst } from '../ui/ConnectFirst.tsx';
 import { useClient } from '../ui/useSettings.ts';
 
 /** The manage page (an extension tab): links and tags of the account, and the plan's usage. */
@@ -22,14 +23,7 @@ export default function Manage() {
       </header>
       <main className="manage-main">
         {connection === undefined ? <div className="spinner" role="status" aria-label="Loading" /> : null}
-        {connection === null ? (
-          <div className="banner info">
-            Connect the extension to your Shortlinks server first.{' '}
-            <button type="button" className="button small primary" onClick={() => chrome.runtime.openOptionsPage()}>
-              Open options
-            </button>
-          </div>
-        ) : null}
+        {connection === null ? <ConnectFirst /> : null}
         {connection ? <Account client={connection.client} /> : null}
       </main>
     </>

@@ -1,0 +1,28 @@
+import { createAccount, startTestServer, type TestAccount, type TestServer } from '../../server/test/harness.ts';
+import { type ExtensionBrowser, launchExtensionBrowser } from './browser.ts';
+import { startTestPages } from './pages.ts';
+
+/** What a scenario file needs: the real server with a fresh account, Chromium with the extension, and web pages to shorten. */
+export interface ScenarioWorld {
+  server: TestServer;
+  browser: ExtensionBrowser;
+  pages: Awaited<ReturnType<typeof startTestPages>>;
+  account: TestAccount;
+  close(): Promise<void>;
+}
+
+export async function startScenarioWorld(): Promise<ScenarioWorld> {
+  const [server, browser, pages] = await Promise.all([startTestServer(), launchExtensionBrowser(), startTestPages()]);
+  const account = await createAccount(server);
+  return {
+    server,
+    browser,
+    pages,
+    account,
+    close: async () => {
+      await browser.close();
+      await pages.close();
+      await server.close();
+    },
+  };
+}
