@@ -10,6 +10,7 @@ export interface ClickGroup {
   browser: string | null;
   os: string | null;
   country: string | null;
+  /** The visitor's daily hash as 16 hex digits (VisitorSalts), stored as a bigint. */
   visitor: string | null;
   clicks: number;
 }
@@ -35,14 +36,19 @@ export function clickBatchStatement(groups: ClickGroup[]) {
         ${groups.map((g) => g.browser)}::text[],
         ${groups.map((g) => g.os)}::text[],
         ${groups.map((g) => g.country)}::text[],
-        ${groups.map((g) => g.visitor)}::int8[],
+        ${groups.map((g) => g.visitor)}::text[],
         ${groups.map((g) => g.clicks)}::int4[])
+    ),
+    hashed as (
+      select link_id, second, referrer_host, agent_class, browser, os, country,
+        ('x' || visitor)::bit(64)::int8 as visitor, clicks
+      from events
     ),
     live as (
       select e.*, link.account_id, to_timestamp(e.second) as at,
         date_trunc('hour', to_timestamp(e.second), 'UTC') as hour,
         (to_timestamp(e.second) at time zone 'UTC')::date as day
-      from events e join link on link.id = e.link_id
+      from hashed e join link on link.id = e.link_id
     ),
     recorded as (
       insert into click (link_id, occurred_at, referrer_host, agent_class, browser, os, country, visitor, clicks)

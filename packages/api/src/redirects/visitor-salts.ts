@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { Database } from '@shortlinks/db';
 import { type Kysely, sql } from 'kysely';
 
@@ -11,20 +11,20 @@ export const DAY_MS = 86_400_000;
  * link a hash to an IP address by trying addresses. Raw IPs are never written anywhere.
  */
 export class VisitorSalts {
-  readonly #byDay = new Map<number, Buffer>();
+  /** Each day's salt in hex, ready to prefix the hashed text. */
+  readonly #byDay = new Map<number, string>();
 
-  /** The visitor's hash for UTC day `day` (days since the epoch), or undefined while that day's salt is not loaded. */
+  /**
+   * The visitor's hash for UTC day `day` (days since the epoch) as 16 hex digits, or undefined
+   * while that day's salt is not loaded. 64 bits: collisions among a link's visitors of one day
+   * are negligible (n² / 2⁶⁵). The flush turns the hex into the `bigint` the tables hold, so the
+   * redirect path does no BigInt arithmetic; the one-shot `hash` skips a Hash object per click
+   * (together a third of the former cost, docs/performance.md).
+   */
   visitor(day: number, clientIp: string, userAgent: string | undefined): string | undefined {
     const salt = this.#byDay.get(day);
     if (salt === undefined) return undefined;
-    const digest = createHash('sha256')
-      .update(salt)
-      .update(clientIp)
-      .update('\n')
-      .update(userAgent ?? '')
-      .digest();
-    // 64 bits: collisions among a link's visitors of one day are negligible (n² / 2⁶⁵).
-    return digest.readBigInt64BE(0).toString();
+    return hash('sha256', `${salt}\n${clientIp}\n${userAgent ?? ''}`).slice(0, 16);
   }
 
   /** Loads (creating when needed) the salts of `days`, and of today and tomorrow so midnight never waits. */
@@ -40,7 +40,7 @@ export class VisitorSalts {
       on conflict (day) do nothing`.execute(db);
     const rows = await sql<{ day: string; salt: Buffer }>`
       select to_char(day, 'YYYY-MM-DD') as day, salt from visitor_salt where day = any(${dates}::date[])`.execute(db);
-    for (const row of rows.rows) this.#byDay.set(Math.floor(Date.parse(`${row.day}T00:00:00Z`) / DAY_MS), row.salt);
+    for (const row of rows.rows) this.#byDay.set(Math.floor(Date.parse(`${row.day}T00:00:00Z`) / DAY_MS), row.salt.toString('hex'));
   }
 
   /** Forgets and deletes the salts of days before yesterday. */

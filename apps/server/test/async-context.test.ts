@@ -1,0 +1,50 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
+import { createAccount, startTestServer, type TestServer } from './harness.ts';
+
+/**
+ * On Node 22 the first `AsyncLocalStorage.run()` or `enterWith()` switches on async hooks for
+ * every promise of the process, for good; that once cost each redirect about a tenth of its CPU
+ * (docs/performance.md). MikroORM's `em.transactional()` and `em.flush()` do that, so the
+ * services bind transactions by hand (services/database.ts). These requests must never enter one.
+ */
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('async context', () => {
+  test('API writes and reads, redirects and a click flush never enter an AsyncLocalStorage', async () => {
+    const account = await createAccount(server);
+    const run = vi.spyOn(AsyncLocalStorage.prototype, 'run');
+    const enterWith = vi.spyOn(AsyncLocalStorage.prototype, 'enterWith');
+
+    const tag = await account.call('POST', '/tags', { name: 'news' });
+    expect(tag.status).toBe(201);
+    const created = await account.call('POST', '/links', {
+      title: 'Async',
+      destination_url: 'https://example.com/async',
+      tag_ids: [tag.body.id],
+    });
+    expect(created.status).toBe(201);
+    const updated = await account.call('PATCH', `/links/${created.body.id}`, { title: 'Async 2' });
+    expect(updated.status).toBe(200);
+    const visit = await fetch(`${server.origin}/${created.body.slug}`, {
+      redirect: 'manual',
+      headers: { 'user-agent': 'Mozilla/5.0 Firefox/133.0' },
+    });
+    expect(visit.status).toBe(302);
+    await server.services.clicks.flush();
+    const read = await account.call('GET', `/links/${created.body.id}`);
+    expect(read.body.click_count).toBe(1);
+    expect((await account.call('DELETE', `/links/${created.body.id}`)).status).toBe(204);
+
+    expect(run).not.toHaveBeenCalled();
+    expect(enterWith).not.toHaveBeenCalled();
+  });
+});
