@@ -60,25 +60,11 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     logController: new OneLinePerRequest(),
   });
 
-  // First, so every answer (a 429 or a 404 included) carries the extension's CORS headers.
-  await app.register(extensionCorsPlugin);
-  // Any method and path no plugin serves. A visitor's browser (GET or HEAD outside the API:
-  // `/launch/`, `/a/b`) gets the same page as for an unknown slug; everything else, such as
-  // `OPTIONS /api/v1/links` or `POST /x`, the API's error shape.
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0] ?? '';
-    const visitor = (request.method === 'GET' || request.method === 'HEAD') && !/^\/(api|trpc)\//.test(path);
-    if (visitor) return sendPage(reply, 404, NOT_FOUND_PAGE);
-    return reply.code(404).send({ code: 'NOT_FOUND', message: `Nothing is served at ${request.method} ${path}` });
-  });
   const rateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
   await registerRateLimits(app, rateLimits);
   await app.register(healthPlugin, { orm });
-  // Separate scopes: the tRPC adapter replaces the JSON body parser, and the REST scope's
-  // authentication and error rewriting must not leak into the others.
-  await app.register(openApiPlugin, { baseUrl });
-  await app.register(restPlugin, { services });
-  await app.register(trpcPlugin, { services });
+  await app.register(apiScope, { services, baseUrl });
+  // Outside the API scope, so a redirect (the hottest path) runs no CORS hook.
   await app.register(redirectPlugin, { services, countryHeader, rateLimit: redirectRateLimit(app, rateLimits) });
 
   // The redirect cache is trusted only while link change announcements arrive; buffered clicks
@@ -97,6 +83,29 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     await listener.stop();
   });
   return app;
+}
+
+/**
+ * The API and everything answered like it: REST, tRPC, the OpenAPI document and page, and every
+ * path no route serves. CORS for the extension comes first, so every answer here (a 429 or a 404
+ * included) carries its headers.
+ */
+async function apiScope(app: FastifyInstance, { services, baseUrl }: { services: Services; baseUrl: string }) {
+  await app.register(extensionCorsPlugin);
+  // Any method and path no plugin serves. A visitor's browser (GET or HEAD outside the API:
+  // `/launch/`, `/a/b`) gets the same page as for an unknown slug; everything else, such as
+  // `OPTIONS /api/v1/links` or `POST /x`, the API's error shape.
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    const visitor = (request.method === 'GET' || request.method === 'HEAD') && !/^\/(api|trpc)\//.test(path);
+    if (visitor) return sendPage(reply, 404, NOT_FOUND_PAGE);
+    return reply.code(404).send({ code: 'NOT_FOUND', message: `Nothing is served at ${request.method} ${path}` });
+  });
+  // Separate scopes: the tRPC adapter replaces the JSON body parser, and the REST scope's
+  // authentication and error rewriting must not leak into the others.
+  await app.register(openApiPlugin, { baseUrl });
+  await app.register(restPlugin, { services });
+  await app.register(trpcPlugin, { services });
 }
 
 /** TRUST_PROXY as a hop count: the nearest `hops` proxies are trusted. */

@@ -50,6 +50,21 @@ describe('CORS for browser extensions', () => {
     expect(unauthorized.headers.get('access-control-allow-origin')).toBe(EXTENSION);
   });
 
+  test('a path no route serves answers 404 with the extension origin, so the extension can read it', async () => {
+    const response = await fetch(`${server.origin}/trpc/no/such/route`, { method: 'POST', headers: { origin: EXTENSION } });
+    expect(response.status).toBe(404);
+    expect(response.headers.get('access-control-allow-origin')).toBe(EXTENSION);
+    expect(((await response.json()) as { code: string }).code).toBe('NOT_FOUND');
+  });
+
+  test('a short-link redirect carries no CORS headers: browsers follow it, nobody reads it across origins', async () => {
+    const link = await account.call('POST', '/links', { title: 'CORS', destination_url: 'https://example.com/cors' });
+    const response = await fetch(`${server.origin}/${link.body.slug}`, { redirect: 'manual', headers: { origin: EXTENSION } });
+    expect(response.status).toBe(302);
+    expect(response.headers.get('access-control-allow-origin')).toBeNull();
+    expect(response.headers.get('vary')).toBeNull();
+  });
+
   test('a web page origin gets no CORS headers', async () => {
     const response = await preflight('/trpc/links.upsert', 'https://evil.example');
     expect(response.headers.get('access-control-allow-origin')).toBeNull();

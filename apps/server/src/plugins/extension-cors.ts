@@ -8,13 +8,6 @@ import fp from 'fastify-plugin';
  * a page could use on its own; web origins still get no CORS headers. This is why the extension
  * needs no host permission for the server (docs/extension.md).
  */
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** `false` leaves a route without CORS (@fastify/cors reads it; its types do not declare it). */
-    cors?: false;
-  }
-}
-
 export const EXTENSION_ORIGIN = /^(chrome-extension|moz-extension|safari-web-extension):\/\/[A-Za-z0-9-]+$/;
 
 export const extensionCorsPlugin = fp(async (app) => {

@@ -25,9 +25,7 @@ export async function redirectPlugin(app: FastifyInstance, { services, countryHe
   app.get('/favicon.ico', async (_request, reply) => reply.code(204).send());
   app.get('/robots.txt', async (_request, reply) => reply.type('text/plain').send('User-agent: *\nAllow: /\n'));
 
-  // No CORS: a visitor's browser follows the redirect; nobody reads it across origins. The hook
-  // would cost a redirect a Vary header and an origin check (docs/performance.md).
-  app.get<{ Params: { slug: string } }>('/:slug', { config: { cors: false } }, async (request, reply) => {
+  app.get<{ Params: { slug: string } }>('/:slug', async (request, reply) => {
     const { slug } = request.params;
     if (slug.length > LIMITS.slugChars || !SLUG_PATTERN.test(slug)) return sendPage(reply, 404, NOT_FOUND_PAGE);
     const outcome = await redirects.resolve(slug, Date.now());
