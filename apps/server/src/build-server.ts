@@ -1,4 +1,4 @@
-import type { Services } from '@shortlinks/api';
+import { type Services, VisitLimiter } from '@shortlinks/api';
 import { LinkChangeListener, type Orm } from '@shortlinks/db';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { answerClientError } from './client-errors.ts';
@@ -9,7 +9,7 @@ import { redirectPlugin } from './plugins/redirect.ts';
 import { NOT_FOUND_PAGE, sendPage } from './plugins/redirect-pages.ts';
 import { restPlugin } from './plugins/rest.ts';
 import { trpcPlugin } from './plugins/trpc.ts';
-import { DEFAULT_RATE_LIMITS, type RateLimitSettings, redirectRateLimit, registerRateLimits } from './rate-limits.ts';
+import { DEFAULT_RATE_LIMITS, type RateLimitSettings, registerRateLimits, TRACKED_CLIENTS } from './rate-limits.ts';
 import { OneLinePerRequest } from './request-log.ts';
 
 export interface ServerOptions {
@@ -65,7 +65,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   await app.register(healthPlugin, { orm });
   await app.register(apiScope, { services, baseUrl });
   // Outside the API scope, so a redirect (the hottest path) runs no CORS hook.
-  await app.register(redirectPlugin, { services, countryHeader, rateLimit: redirectRateLimit(app, rateLimits) });
+  const visits = new VisitLimiter(rateLimits.redirects, rateLimits.windowMs, TRACKED_CLIENTS);
+  await app.register(redirectPlugin, { services, countryHeader, visits });
 
   // The redirect cache is trusted only while link change announcements arrive; buffered clicks
   // are written on a timer and, on close (after the last request), once more.

@@ -1,4 +1,4 @@
-import fastifyRateLimit, { normalizeIP, type RateLimitOptions, type RateLimitPluginOptions } from '@fastify/rate-limit';
+import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit';
 import { ANONYMOUS_RATE_LIMIT, API_RATE_LIMITS, AppError, bearerToken, type Caller, type Services } from '@shortlinks/api';
 import type { Plan } from '@shortlinks/contract';
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
@@ -29,7 +29,7 @@ declare module 'fastify' {
 }
 
 /** Keys and addresses each limiter keeps counting at most; the least recently seen are forgotten first. */
-const TRACKED_CLIENTS = 50_000;
+export const TRACKED_CLIENTS = 50_000;
 
 /** The client's address; IPv6 clients by their /64, which is what one household or host usually holds. */
 const clientAddress = (request: FastifyRequest) => normalizeIP(request.ip);
@@ -66,23 +66,4 @@ export function apiRateLimit(app: FastifyInstance, services: Services): onReques
     request.caller = await services.apiKeys.authenticate(bearerToken(request.headers.authorization));
   };
   return [identify, app.rateLimit()];
-}
-
-/**
- * Per visitor IP, for the short links themselves. Only a refusal carries the headers (429 with
- * Retry-After): a redirect is the hottest path and browsers make nothing of them.
- */
-export function redirectRateLimit(app: FastifyInstance, settings: RateLimitSettings): onRequestAsyncHookHandler {
-  // The plugin merges these options over its own settings, header choices included (its types
-  // list those only at plugin level).
-  const options: RateLimitOptions & Pick<RateLimitPluginOptions, 'addHeadersOnExceeding'> = {
-    addHeadersOnExceeding: { 'ratelimit-limit': false, 'ratelimit-remaining': false, 'ratelimit-reset': false },
-    max: settings.redirects,
-    timeWindow: settings.windowMs,
-    cache: TRACKED_CLIENTS,
-    // No keyGenerator: the plugin's own is the same client address (IPv6 by its /64) and, being
-    // synchronous, saves the redirect an await.
-    errorResponseBuilder: (_request, context) => rateLimited(context.after, 'from this address'),
-  };
-  return app.rateLimit(options);
 }

@@ -1,34 +1,36 @@
-import { countryCode, describeAgent, referrerHost, type Services } from '@shortlinks/api';
+import { normalizeIP } from '@fastify/rate-limit';
+import { countryCode, describeAgent, type RedirectOutcome, referrerHost, type Services, type VisitLimiter } from '@shortlinks/api';
 import { LIMITS, SLUG_PATTERN } from '@shortlinks/contract';
-import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GONE_PAGE, HOME_PAGE, NOT_FOUND_PAGE, sendPage } from './redirect-pages.ts';
 
 export interface RedirectPluginOptions {
   services: Services;
   /** Lower-cased header a trusted proxy sets to the visitor's country (statistics only). */
   countryHeader?: string | undefined;
-  /** Per visitor IP (docs/security.md), run before any lookup. */
-  rateLimit?: onRequestAsyncHookHandler | undefined;
+  /** Visits per visitor IP (docs/security.md), counted before any lookup. */
+  visits?: VisitLimiter | undefined;
 }
+
+type SlugRequest = FastifyRequest<{ Params: { slug: string } }>;
 
 /**
  * GET/HEAD `/{slug}`: the short links themselves. Static routes (`/api/…`, `/trpc/…`, `/docs`,
  * `/healthz`, …) win over this parametric one, and their names are reserved slugs, so a link
  * can never shadow them. Nothing here writes to the database: clicks are buffered.
+ *
+ * The hottest path of the server, so it runs no hook and, for a cached slug, stays synchronous:
+ * no promise between the request and its answer (docs/performance.md).
  */
-export async function redirectPlugin(app: FastifyInstance, { services, countryHeader, rateLimit }: RedirectPluginOptions) {
+export async function redirectPlugin(app: FastifyInstance, { services, countryHeader, visits }: RedirectPluginOptions) {
   const { redirects, clicks } = services;
-  // Per visitor IP (docs/security.md), before any lookup.
-  if (rateLimit) app.addHook('onRequest', rateLimit);
 
   app.get('/', async (_request, reply) => reply.type('text/html; charset=utf-8').send(HOME_PAGE));
   app.get('/favicon.ico', async (_request, reply) => reply.code(204).send());
   app.get('/robots.txt', async (_request, reply) => reply.type('text/plain').send('User-agent: *\nAllow: /\n'));
 
-  app.get<{ Params: { slug: string } }>('/:slug', async (request, reply) => {
-    const { slug } = request.params;
-    if (slug.length > LIMITS.slugChars || !SLUG_PATTERN.test(slug)) return sendPage(reply, 404, NOT_FOUND_PAGE);
-    const outcome = await redirects.resolve(slug, Date.now());
+  /** Answers a visit: the redirect (counted as a click) or the page of a link that does not redirect. */
+  function answer(request: SlugRequest, reply: FastifyReply, outcome: RedirectOutcome, now: number): FastifyReply {
     if (outcome.kind === 'not_found') return sendPage(reply, 404, NOT_FOUND_PAGE);
     if (outcome.kind === 'gone') return sendPage(reply, 410, GONE_PAGE);
 
@@ -39,7 +41,7 @@ export async function redirectPlugin(app: FastifyInstance, { services, countryHe
       if (agent.device !== 'bot') {
         clicks.record({
           linkId: outcome.linkId,
-          at: Date.now(),
+          at: now,
           referrerHost: referrerHost(request.headers.referer),
           agent,
           country: countryHeader ? countryCode(request.headers[countryHeader]) : null,
@@ -56,5 +58,36 @@ export async function redirectPlugin(app: FastifyInstance, { services, countryHe
       .header('cache-control', 'no-store')
       .header('x-robots-tag', 'noindex')
       .send();
+  }
+
+  app.get<{ Params: { slug: string } }>('/:slug', (request, reply) => {
+    const now = Date.now();
+    const retryAfter = visits?.refuse(normalizeIP(request.ip), now);
+    if (retryAfter !== undefined && visits) {
+      refuseVisit(reply, visits.max, retryAfter);
+      return;
+    }
+    const { slug } = request.params;
+    if (slug.length > LIMITS.slugChars || !SLUG_PATTERN.test(slug)) {
+      sendPage(reply, 404, NOT_FOUND_PAGE);
+      return;
+    }
+    const cached = redirects.resolveCached(slug, now);
+    if (cached) {
+      answer(request, reply, cached, now);
+      return;
+    }
+    return redirects.resolve(slug, now).then((outcome) => answer(request, reply, outcome, now));
   });
+}
+
+/** 429 with the API's error body; the RateLimit headers only on a refusal (docs/security.md). */
+function refuseVisit(reply: FastifyReply, max: number, retryAfterSeconds: number): void {
+  reply
+    .code(429)
+    .header('retry-after', retryAfterSeconds)
+    .header('ratelimit-limit', max)
+    .header('ratelimit-remaining', 0)
+    .header('ratelimit-reset', retryAfterSeconds)
+    .send({ code: 'RATE_LIMITED', message: `Too many requests from this address; retry in ${retryAfterSeconds} seconds` });
 }

@@ -20,18 +20,19 @@ export class RedirectService {
     this.cache = cache;
   }
 
+  /** The outcome from the cache alone; undefined when the slug is not cached (then {@link resolve}). */
+  resolveCached(slug: string, now: number): RedirectOutcome | undefined {
+    const entry = this.cache.get(slug);
+    return entry === undefined ? undefined : outcomeOf(entry, now);
+  }
+
   async resolve(slug: string, now: number): Promise<RedirectOutcome> {
-    let entry = this.cache.get(slug);
-    if (entry === undefined) {
-      const snapshot = this.cache.snapshot();
-      entry = (await this.#loadOnce(slug)) ?? NO_LINK;
-      this.cache.set(slug, entry, snapshot);
-    }
-    if (entry === NO_LINK) return { kind: 'not_found' };
-    if (entry.expiresAt !== null && now >= entry.expiresAt) {
-      return entry.expirationUrl ? { kind: 'redirect', location: entry.expirationUrl, linkId: entry.linkId } : { kind: 'gone' };
-    }
-    return { kind: 'redirect', location: entry.destination, linkId: entry.linkId };
+    const cached = this.resolveCached(slug, now);
+    if (cached) return cached;
+    const snapshot = this.cache.snapshot();
+    const entry = (await this.#loadOnce(slug)) ?? NO_LINK;
+    this.cache.set(slug, entry, snapshot);
+    return outcomeOf(entry, now);
   }
 
   #loadOnce(slug: string): Promise<RedirectTarget | undefined> {
@@ -60,4 +61,13 @@ export class RedirectService {
       expirationUrl: row.expiration_url,
     };
   }
+}
+
+/** What a visit at `now` gets from a cached (or just loaded) entry; past expires_at, the fallback or 410. */
+function outcomeOf(entry: RedirectTarget | typeof NO_LINK, now: number): RedirectOutcome {
+  if (entry === NO_LINK) return { kind: 'not_found' };
+  if (entry.expiresAt !== null && now >= entry.expiresAt) {
+    return entry.expirationUrl ? { kind: 'redirect', location: entry.expirationUrl, linkId: entry.linkId } : { kind: 'gone' };
+  }
+  return { kind: 'redirect', location: entry.destination, linkId: entry.linkId };
 }

@@ -1,0 +1,39 @@
+import { describe, expect, test } from 'vitest';
+import { VisitLimiter } from './visit-limiter.ts';
+
+const MINUTE = 60_000;
+
+describe('VisitLimiter', () => {
+  test('allows max visits per address in a window, then refuses with the seconds left in it', () => {
+    const limiter = new VisitLimiter(3, MINUTE, 100);
+    const start = 1_000_000;
+    expect([0, 1, 2].map((i) => limiter.refuse('203.0.113.1', start + i))).toEqual([undefined, undefined, undefined]);
+    expect(limiter.refuse('203.0.113.1', start + 10_000)).toBe(50);
+    expect(limiter.refuse('203.0.113.1', start + MINUTE - 1)).toBe(1);
+  });
+
+  test('counts each address on its own', () => {
+    const limiter = new VisitLimiter(1, MINUTE, 100);
+    expect(limiter.refuse('203.0.113.1', 0)).toBeUndefined();
+    expect(limiter.refuse('203.0.113.2', 0)).toBeUndefined();
+    expect(limiter.refuse('203.0.113.1', 1)).toBe(60);
+  });
+
+  test('a new window gives the whole budget back', () => {
+    const limiter = new VisitLimiter(2, MINUTE, 100);
+    for (let i = 0; i < 5; i++) limiter.refuse('203.0.113.1', 0);
+    expect(limiter.refuse('203.0.113.1', MINUTE)).toBeUndefined();
+    expect(limiter.refuse('203.0.113.1', MINUTE + 1)).toBeUndefined();
+    expect(limiter.refuse('203.0.113.1', MINUTE + 2)).toBe(60);
+  });
+
+  test('tracks at most the given number of addresses, forgetting the least recently seen', () => {
+    const limiter = new VisitLimiter(1, MINUTE, 2);
+    limiter.refuse('a', 0);
+    limiter.refuse('b', 0);
+    limiter.refuse('c', 0);
+    // `a` was forgotten, so its budget is whole again; `c` is still counted.
+    expect(limiter.refuse('a', 1)).toBeUndefined();
+    expect(limiter.refuse('c', 1)).toBe(60);
+  });
+});
