@@ -11,7 +11,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createServices, LocalDenylist } from '@shortlinks/api';
+import { createServices, DEFAULT_CLICK_FLUSH_MS, LocalDenylist } from '@shortlinks/api';
 import { createOrm, type Database, migrate } from '@shortlinks/db';
 import { startEmbeddedPostgres } from '@shortlinks/db/embedded';
 import { sql } from 'kysely';
@@ -32,7 +32,7 @@ const services = createServices({
   orm,
   shortDomain: 'https://sho.rt',
   reputation: new LocalDenylist(),
-  clicks: { flushIntervalMs: Number(process.env.BENCH_FLUSH_MS ?? 1000) },
+  clicks: { flushIntervalMs: Number(process.env.BENCH_FLUSH_MS ?? DEFAULT_CLICK_FLUSH_MS) },
 });
 const account = await services.accounts.create({ name: 'Bench', plan: 'unlimited' });
 const db = orm.em.fork().getKysely<Database>();

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { RemoteReputationSettings } from '@shortlinks/api';
+import { DEFAULT_CLICK_FLUSH_MS, type RemoteReputationSettings } from '@shortlinks/api';
 import { z } from 'zod';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -18,7 +18,7 @@ const EnvSchema = z.object({
     .optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   /** How often buffered clicks are written, in ms: a hard crash loses at most this much. */
-  CLICK_FLUSH_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+  CLICK_FLUSH_MS: z.coerce.number().int().min(50).max(60_000).default(DEFAULT_CLICK_FLUSH_MS),
   /** Request header a trusted proxy sets to the visitor's country (e.g. CF-IPCountry); unset: countries are unknown. */
   CLICK_COUNTRY_HEADER: z
     .string()

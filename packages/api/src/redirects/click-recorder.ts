@@ -27,6 +27,9 @@ export interface ClickRecorderOptions {
   log?: (message: string) => void;
 }
 
+/** How often buffered clicks are written unless configured (`CLICK_FLUSH_MS`, docs/redirects.md). */
+export const DEFAULT_CLICK_FLUSH_MS = 1000;
+
 /** Housekeeping (salt rotation, visitor dedupe rows, raw event retention) runs at most this often. */
 const MAINTENANCE_INTERVAL_MS = 3_600_000;
 /** Raw events are deleted in chunks, so retention never holds long locks. */
@@ -55,7 +58,7 @@ export class ClickRecorder {
 
   constructor(orm: Orm, options: ClickRecorderOptions = {}) {
     this.#orm = orm;
-    this.#intervalMs = options.flushIntervalMs ?? 1000;
+    this.#intervalMs = options.flushIntervalMs ?? DEFAULT_CLICK_FLUSH_MS;
     this.#maxBuffered = options.maxBuffered ?? 1_000_000;
     this.#retentionDays = options.retentionDays ?? 0;
     this.#log = options.log ?? (() => {});
