@@ -4,8 +4,8 @@
  *   - server: the real server (`buildServer`): cache lookup, click recording, headers;
  *   - bare:   a bare node:http server answering 302 from an in-memory Map of the same slugs.
  * Both get the same load: 50 connections cycling through 2,000 distinct slugs, with a browser
- * User-Agent (so every redirect is a counted click), in interleaved rounds; medians are reported,
- * and the ratio is the median of the rounds' ratios.
+ * User-Agent (so every redirect is a counted click), in interleaved rounds (alternating which goes
+ * first); medians are reported, and the ratio is the median of the rounds' ratios.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -18,7 +18,7 @@ import { sql } from 'kysely';
 import { buildServer } from '../src/build-server.ts';
 import { drive, type LoadResult, median } from './load.ts';
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const LINKS = 10_000;
 const DISTINCT_SLUGS = 2_000;
@@ -83,7 +83,9 @@ for (const url of Object.values(urls)) {
 
 const results: Record<string, LoadResult[]> = { server: [], bare: [] };
 for (let round = 1; round <= ROUNDS; round++) {
-  for (const [name, url] of Object.entries(urls)) {
+  // Alternating which target goes first, so a machine that speeds up or slows down favours neither.
+  const order = round % 2 ? Object.entries(urls) : Object.entries(urls).reverse();
+  for (const [name, url] of order) {
     const result = await drive(url, headers, SECONDS, paths);
     if (result.errors > 0) throw new Error(`${name}: ${result.errors} errors`);
     results[name]?.push(result);
