@@ -9,7 +9,7 @@ export interface RedirectPluginOptions {
   /** Lower-cased header a trusted proxy sets to the visitor's country (statistics only). */
   countryHeader?: string | undefined;
   /** Visits per visitor IP (docs/security.md), counted before any lookup. */
-  visits?: VisitLimiter | undefined;
+  visits: VisitLimiter;
 }
 
 type SlugRequest = FastifyRequest<{ Params: { slug: string } }>;
@@ -62,8 +62,8 @@ export async function redirectPlugin(app: FastifyInstance, { services, countryHe
 
   app.get<{ Params: { slug: string } }>('/:slug', (request, reply) => {
     const now = Date.now();
-    const retryAfter = visits?.refuse(normalizeIP(request.ip), now);
-    if (retryAfter !== undefined && visits) {
+    const retryAfter = visits.refuse(normalizeIP(request.ip), now);
+    if (retryAfter !== undefined) {
       refuseVisit(reply, visits.max, retryAfter);
       return;
     }
