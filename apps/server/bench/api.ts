@@ -79,7 +79,7 @@ async function driveService(seconds: number): Promise<LoadResult> {
   );
   latencies.sort((a, b) => a - b);
   const at = (q: number) => Math.round(latencies[Math.floor(q * (latencies.length - 1))] ?? 0);
-  return { requestsPerSecond: latencies.length / seconds, p50: at(0.5), p99: at(0.99), errors: 0, non2xx: 0 };
+  return { requestsPerSecond: latencies.length / seconds, p50: at(0.5), p99: at(0.99), errors: 0, timeouts: 0, non2xx: 0 };
 }
 
 const results: Record<string, LoadResult[]> = { plain: [], rest: [], trpc: [], service: [] };

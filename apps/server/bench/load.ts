@@ -5,7 +5,9 @@ export interface LoadResult {
   requestsPerSecond: number;
   p50: number;
   p99: number;
+  /** Failed requests, timeouts (10 s) included. */
   errors: number;
+  timeouts: number;
   non2xx: number;
   /**
    * Share of the round the servers' thread (this process's main thread) was busy, 0 to 1. Near 1,
@@ -36,6 +38,7 @@ export async function drive(url: string, headers: Record<string, string>, second
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.timeouts,
+    timeouts: result.timeouts,
     non2xx: result.non2xx,
   };
 }

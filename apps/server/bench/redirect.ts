@@ -87,7 +87,7 @@ for (let round = 1; round <= ROUNDS; round++) {
   const order = round % 2 ? Object.entries(urls) : Object.entries(urls).reverse();
   for (const [name, url] of order) {
     const result = await drive(url, headers, SECONDS, paths);
-    if (result.errors > 0) throw new Error(`${name}: ${result.errors} errors`);
+    if (result.errors > 0) throw new Error(`${name}: ${result.errors} errors, ${result.timeouts} of them timeouts`);
     results[name]?.push(result);
     console.log(
       `round ${round} ${name.padEnd(6)} ${result.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms  server thread busy ${((result.serverBusy ?? 0) * 100).toFixed(0)} %`,
