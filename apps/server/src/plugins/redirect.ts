@@ -62,7 +62,9 @@ export async function redirectPlugin(app: FastifyInstance, { services, countryHe
 
   app.get<{ Params: { slug: string } }>('/:slug', (request, reply) => {
     const now = Date.now();
-    const retryAfter = visits.refuse(normalizeIP(request.ip), now);
+    // IPv6 visitors by their /64, as the API's limiter counts them; an IPv4 address is its own key.
+    const address = request.ip.includes(':') ? normalizeIP(request.ip) : request.ip;
+    const retryAfter = visits.refuse(address, now);
     if (retryAfter !== undefined) {
       refuseVisit(reply, visits.max, retryAfter);
       return;
