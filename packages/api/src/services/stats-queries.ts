@@ -11,11 +11,12 @@ import type { Db } from './database.ts';
 /**
  * Whose clicks: one link, the live links carrying a tag, or a whole account. A tag's closed days
  * (before `openDay`) come from its cache for the current `members` (see tag-stats-cache.ts), the
- * open days from its links' rollups.
+ * open days from the rollups of `linkIds`, the live links that `members` fingerprints (found once
+ * per request, so every read counts the same links).
  */
 export type StatsSubject =
   | { kind: 'link'; linkId: string }
-  | { kind: 'tag'; tagId: string; members: string; openDay: TagOpenDay }
+  | { kind: 'tag'; tagId: string; members: string; linkIds: string[]; openDay: TagOpenDay }
   | { kind: 'account'; accountId: string };
 
 /** The first UTC day a tag's statistics read live: `YYYY-MM-DD` and its start in Unix ms. */
@@ -24,10 +25,11 @@ export interface TagOpenDay {
   ms: number;
 }
 
-export interface SeriesRow {
-  start: string;
-  clicks: string;
-  visitors: string;
+/** One bucket of the series, Unix ms start. */
+export interface SeriesBucket {
+  start: number;
+  clicks: number;
+  unique_visitors: number;
 }
 
 export interface BreakdownRow {
@@ -80,51 +82,93 @@ function hourlyRows(subject: StatsSubject) {
         where tag_id = ${subject.tagId} and members = ${subject.members} and hour < to_timestamp(${subject.openDay.ms / 1000}::float8)
         union all
         select hour, clicks, visitors from click_hourly
-        where link_id in (${tagLinks(subject.tagId)}) and hour >= to_timestamp(${subject.openDay.ms / 1000}::float8)`;
+        where link_id = any(${subject.linkIds}::text[]) and hour >= to_timestamp(${subject.openDay.ms / 1000}::float8)`;
     case 'account':
       return sql`select hour, clicks, visitors from account_click_hourly where account_id = ${subject.accountId}`;
   }
 }
 
-/** Every bucket of the range, oldest first, with empty ones as 0; and the rounded range. */
-export async function readSeries(db: Db, subject: StatsSubject, range: StatsRange): Promise<{ rows: SeriesRow[]; bounds: StatsBounds }> {
-  const result = await seriesQuery(subject, range).execute(db);
-  const first = result.rows[0];
-  if (!first) throw new Error('a statistics range has at least one bucket');
+interface SeriesAnswer {
+  range_start: string;
+  range_end: string;
+  days_start: string;
+  days_end: string;
+  /** Day interval only: every bucket start in `tz` (hour buckets are every 3,600,000 ms from range_start). */
+  starts: string[] | null;
+  /** The buckets with clicks, in no order. */
+  bucket_starts: string[] | null;
+  clicks: string[] | null;
+  visitors: string[] | null;
+}
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * Every bucket of the range, oldest first, with empty ones as 0; and the rounded range. PostgreSQL
+ * answers one row: the bounds and the buckets that have clicks, as arrays; the empty buckets are
+ * filled in here. (Answering every bucket as a row, with its epoch computed in SQL, cost several
+ * times the reading of the rollups: docs/performance.md.)
+ */
+export async function readSeries(
+  db: Db,
+  subject: StatsSubject,
+  range: StatsRange,
+): Promise<{ buckets: SeriesBucket[]; bounds: StatsBounds }> {
+  const answer = (await seriesQuery(subject, range).execute(db)).rows[0];
+  if (!answer) throw new Error('the series query answers one row');
+  const counted = new Map<number, number>();
+  const { bucket_starts: found, clicks, visitors } = answer;
+  for (let i = 0; found && i < found.length; i++) counted.set(Number(found[i]), i);
+  const bucketStarts = answer.starts?.map(Number) ?? hourStarts(Number(answer.range_start), Number(answer.range_end));
+  const buckets = bucketStarts.map((start) => {
+    const at = counted.get(start);
+    return at === undefined
+      ? { start, clicks: 0, unique_visitors: 0 }
+      : { start, clicks: Number(clicks?.[at]), unique_visitors: Number(visitors?.[at]) };
+  });
   return {
-    rows: result.rows,
-    bounds: { start: first.range_start, end: first.range_end, daysStart: first.days_start, daysEnd: first.days_end },
+    buckets,
+    bounds: { start: answer.range_start, end: answer.range_end, daysStart: answer.days_start, daysEnd: answer.days_end },
   };
 }
 
+/** Hour buckets are UTC hours: every 3,600,000 ms from the rounded start. */
+function hourStarts(start: number, end: number): number[] {
+  const starts: number[] = [];
+  for (let at = start; at < end; at += HOUR_MS) starts.push(at);
+  return starts;
+}
+
+/** Unix ms of a timestamptz (whole seconds: exact in float8, and cheaper than extract's numeric). */
+const epochMs = (timestamp: RawBuilder<unknown>) => sql`(date_part('epoch', ${timestamp}) * 1000)::int8`;
+
 export function seriesQuery(subject: StatsSubject, range: StatsRange) {
-  const unit = range.interval;
   const tz = zoneOf(range);
-  return sql<SeriesRow & { range_start: string; range_end: string; days_start: string; days_end: string }>`
+  const day = range.interval === 'day';
+  // Rollup hours are UTC hours, so an hour bucket is the rollup row's own hour.
+  const bucket = day ? sql`date_trunc('day', rows.hour, ${tz})` : sql`rows.hour`;
+  const starts = day
+    ? sql`(select array_agg(${epochMs(sql`bucket`)} order by bucket)
+        from generate_series(first, stop - interval '1 microsecond', interval '1 day', ${tz}) bucket)`
+    : sql`null::int8[]`;
+  return sql<SeriesAnswer>`
     with bounds as materialized (${bounds(range)}),
-    hours as (
-      select rows.hour, sum(rows.clicks) as clicks, sum(rows.visitors) as visitors
+    totals as (
+      select ${bucket} as bucket, sum(rows.clicks) as clicks, sum(rows.visitors) as visitors
       from (${hourlyRows(subject)}) rows
       where rows.hour >= (select first from bounds) and rows.hour < (select stop from bounds)
-      group by rows.hour
-    ),
-    buckets as (
-      select generate_series(first, stop - interval '1 microsecond', ${`1 ${unit}`}::interval, ${tz}) as bucket from bounds
-    ),
-    totals as (
-      select date_trunc(${unit}, hours.hour, ${tz}) as bucket, sum(hours.clicks) as clicks, sum(hours.visitors) as visitors
-      from hours group by 1
+      group by 1
     )
     select
-      (extract(epoch from buckets.bucket) * 1000)::int8 as start,
-      coalesce(totals.clicks, 0) as clicks,
-      coalesce(totals.visitors, 0) as visitors,
-      (extract(epoch from bounds.first) * 1000)::int8 as range_start,
-      (extract(epoch from bounds.stop) * 1000)::int8 as range_end,
-      (extract(epoch from date_trunc('day', bounds.first, 'UTC')) * 1000)::int8 as days_start,
-      (extract(epoch from date_trunc('day', bounds.stop - interval '1 microsecond', 'UTC') + interval '1 day') * 1000)::int8 as days_end
-    from buckets cross join bounds left join totals using (bucket)
-    order by buckets.bucket`;
+      ${epochMs(sql`first`)} as range_start,
+      ${epochMs(sql`stop`)} as range_end,
+      ${epochMs(sql`date_trunc('day', first, 'UTC')`)} as days_start,
+      ${epochMs(sql`date_trunc('day', stop - interval '1 microsecond', 'UTC') + interval '1 day'`)} as days_end,
+      ${starts} as starts,
+      found.bucket_starts, found.clicks, found.visitors
+    from bounds cross join (
+      select array_agg(${epochMs(sql`bucket`)}) as bucket_starts, array_agg(clicks) as clicks, array_agg(visitors) as visitors from totals
+    ) found`;
 }
 
 /** The UTC days the breakdowns count: every UTC day the rounded range touches. */
@@ -141,8 +185,16 @@ export function days(range: StatsRange) {
 }
 
 /**
- * A tag's daily dimension rows from its links' rollups, plus a `link` dimension for top links
- * (every click has exactly one device class, so a link's device rows sum to its clicks).
+ * What one breakdown query of a link or an account reads: the five dimensions, or the clicks per
+ * link for top links. An account's two read different rollups, thousands of rows each, so they are
+ * read at the same time on their own connections (with the series); a link has no top links.
+ */
+export type BreakdownPart = 'dimensions' | 'links';
+
+/**
+ * A tag's daily rows from its links' rollups: their dimension rows, plus a `link` dimension for top
+ * links (every click has exactly one device class, so a link's device rows sum to its clicks).
+ * Each row is read once and given twice.
  */
 export function tagDimensionRows(tagId: string) {
   return sql`
@@ -153,56 +205,101 @@ export function tagDimensionRows(tagId: string) {
     where scan.link_id in (${tagLinks(tagId)}) and (not top.link or scan.dimension = 'device')`;
 }
 
-/** Rows of (dimension, value, clicks) for the subject over the breakdown days; `link` rows give top links. */
-function dimensionRows(subject: StatsSubject) {
-  switch (subject.kind) {
-    case 'link':
-      return sql`
-        select dimension, value, clicks from click_daily_dimension
-        where link_id = ${subject.linkId} and day between (select first_day from days) and (select last_day from days)`;
-    case 'tag':
-      return sql`
-        select dimension, value, clicks from tag_click_daily_dimension
-        where tag_id = ${subject.tagId} and members = ${subject.members}
-          and day between (select first_day from days) and (select last_day from days) and day < ${subject.openDay.iso}::date
-        union all
-        select dimension, value, clicks from (${tagDimensionRows(subject.tagId)}) live
-        where day between (select first_day from days) and (select last_day from days) and day >= ${subject.openDay.iso}::date`;
-    case 'account':
-      // Top links: whole weeks from the weekly rollup, the days around them from the daily one.
-      // Deleted links keep their clicks in the account's totals but are not listed as top links.
-      return sql`
-        select dimension, value, clicks from account_click_daily_dimension
-        where account_id = ${subject.accountId} and day between (select first_day from days) and (select last_day from days)
-        union all
-        select 'link', link_id, clicks from (
-          select link_id, clicks from account_click_daily_link
-          where account_id = ${subject.accountId} and day between (select first_day from days) and (select last_day from days)
-            and (day < (select weeks_from from days) or day > (select weeks_to from days))
-          union all
-          select link_id, clicks from account_click_weekly_link
-          where account_id = ${subject.accountId} and week between (select weeks_from from days) and (select weeks_to from days) - 6
-        ) links
-        where link_id in (select id from link where account_id = ${subject.accountId} and deleted_at is null)`;
+/** Rows of (dimension, value, clicks) of a link or an account over the breakdown days; `link` rows give top links. */
+function dimensionRows(subject: Exclude<StatsSubject, { kind: 'tag' }>, part: BreakdownPart) {
+  if (subject.kind === 'link') {
+    return sql`
+      select dimension, value, clicks from click_daily_dimension
+      where link_id = ${subject.linkId} and day between (select first_day from days) and (select last_day from days)`;
   }
+  if (part === 'dimensions') {
+    return sql`
+      select dimension, value, clicks from account_click_daily_dimension
+      where account_id = ${subject.accountId} and day between (select first_day from days) and (select last_day from days)`;
+  }
+  // Top links: whole weeks from the weekly rollup, the days around them from the daily one.
+  // Deleted links keep their clicks in the account's totals but are not listed as top links.
+  return sql`
+    select 'link' as dimension, link_id as value, sum(clicks) as clicks from (
+      -- The days before the whole weeks and those after them, as two index ranges (not one filtered range).
+      select link_id, clicks from account_click_daily_link
+      where account_id = ${subject.accountId} and day between (select first_day from days) and (select last_day from days)
+        and day < (select weeks_from from days)
+      union all
+      select link_id, clicks from account_click_daily_link
+      where account_id = ${subject.accountId} and day between (select first_day from days) and (select last_day from days)
+        and day > (select greatest(weeks_to, weeks_from - 1) from days)
+      union all
+      select link_id, clicks from account_click_weekly_link
+      where account_id = ${subject.accountId} and week between (select weeks_from from days) and (select weeks_to from days) - 6
+    ) links
+    -- Summed per link before the live links are picked: one lookup per link, not per row.
+    group by link_id
+    having link_id in (select id from link where account_id = ${subject.accountId} and deleted_at is null)`;
 }
 
-/** The `top` largest values of each dimension (ties by value), with slug and title for top links. */
-export async function readBreakdowns(db: Db, subject: StatsSubject, range: StatsRange): Promise<BreakdownRow[]> {
-  return (await breakdownQuery(subject, range).execute(db)).rows;
+/**
+ * The `top` largest values of each dimension, ties by value in code point order (`collate "C"`,
+ * as tag breakdowns rank them: tag-breakdowns.ts), with slug and title for top links.
+ */
+export async function readBreakdowns(
+  db: Db,
+  subject: Exclude<StatsSubject, { kind: 'tag' }>,
+  range: StatsRange,
+  part: BreakdownPart,
+): Promise<BreakdownRow[]> {
+  return (await breakdownQuery(subject, range, part).execute(db)).rows;
 }
 
-export function breakdownQuery(subject: StatsSubject, range: StatsRange) {
-  return sql<BreakdownRow>`
+export function breakdownQuery(subject: Exclude<StatsSubject, { kind: 'tag' }>, range: StatsRange, part: BreakdownPart) {
+  const ranked = sql`
     with days as materialized (${days(range)}),
     ranked as (
       select dimension, value, sum(clicks) as clicks,
-        row_number() over (partition by dimension order by sum(clicks) desc, value) as rank
-      from (${dimensionRows(subject)}) rows
+        row_number() over (partition by dimension order by sum(clicks) desc, value collate "C") as rank
+      from (${dimensionRows(subject, part)}) rows
       group by dimension, value
-    )
-    select ranked.dimension, ranked.value, ranked.clicks, link.slug, link.title
-    from ranked left join link on ranked.dimension = 'link' and link.id = ranked.value
-    where ranked.rank <= ${range.top}
-    order by ranked.dimension, ranked.rank`;
+    )`;
+  return part === 'links'
+    ? sql<BreakdownRow>`${ranked}
+      select ranked.dimension, ranked.value, ranked.clicks, link.slug, link.title
+      from ranked left join link on link.id = ranked.value
+      where ranked.rank <= ${range.top}
+      order by ranked.rank`
+    : sql<BreakdownRow>`${ranked}
+      select ranked.dimension, ranked.value, ranked.clicks, null as slug, null as title
+      from ranked
+      where ranked.rank <= ${range.top}
+      order by ranked.dimension, ranked.rank`;
+}
+
+/**
+ * What one of a tag's breakdown reads sums: its cached sums of the closed days (dimensions and top
+ * links), or its links' rollups for the open days, dimensions or top links (a link's device rows
+ * sum to its clicks: every click has exactly one device class).
+ */
+export type TagBreakdownRead = 'closed' | 'open dimensions' | 'open links';
+
+/**
+ * A tag's clicks per dimension and value (and per link, with slug and title) over the breakdown
+ * days, unranked. The reads are summed at the same time and ranked together (tag-breakdowns.ts).
+ */
+export function tagBreakdownSumsQuery(subject: Extract<StatsSubject, { kind: 'tag' }>, range: StatsRange, read: TagBreakdownRead) {
+  const breakdownDays = sql`day between (select first_day from days) and (select last_day from days)`;
+  const rows = {
+    closed: sql`
+      select dimension, value, clicks from tag_click_daily_dimension
+      where tag_id = ${subject.tagId} and members = ${subject.members} and ${breakdownDays} and day < ${subject.openDay.iso}::date`,
+    'open dimensions': sql`
+      select dimension, value, clicks from click_daily_dimension
+      where link_id = any(${subject.linkIds}::text[]) and ${breakdownDays} and day >= ${subject.openDay.iso}::date`,
+    'open links': sql`
+      select 'link' as dimension, link_id as value, clicks from click_daily_dimension
+      where link_id = any(${subject.linkIds}::text[]) and ${breakdownDays} and day >= ${subject.openDay.iso}::date and dimension = 'device'`,
+  }[read];
+  return sql<BreakdownRow>`
+    with days as materialized (${days(range)}),
+    sums as (select dimension, value, sum(clicks) as clicks from (${rows}) rows group by dimension, value)
+    select sums.dimension, sums.value, sums.clicks, link.slug, link.title
+    from sums left join link on sums.dimension = 'link' and link.id = sums.value`;
 }

@@ -5,7 +5,8 @@ import { resolveStatsRange, type StatsRange } from '../domain/stats-range.ts';
 import { AppError, validationError } from '../errors.ts';
 import { reader } from './database.ts';
 import { findLiveLink } from './link-reads.ts';
-import { type BreakdownRow, readBreakdowns, readSeries, type StatsSubject } from './stats-queries.ts';
+import { type BreakdownPart, type BreakdownRow, readBreakdowns, readSeries, type StatsSubject } from './stats-queries.ts';
+import { readTagBreakdowns } from './tag-breakdowns.ts';
 import { fillTagCache, findTagForStats, tagOpenDay } from './tag-stats-cache.ts';
 
 const linkNotFound = () => new AppError('LINK_NOT_FOUND', 'No live link of the account matches that id');
@@ -19,6 +20,12 @@ const BREAKDOWNS = {
   os: 'operating_systems',
   country: 'countries',
 } as const;
+
+/** The breakdown queries of a link (which has no top links) and of an account; a tag's are tag-breakdowns.ts. */
+const BREAKDOWN_READS: Record<'link' | 'account', BreakdownPart[]> = {
+  link: ['dimensions'],
+  account: ['dimensions', 'links'],
+};
 
 /** Click statistics of a link, a tag (its live links) or an account (docs/statistics.md). */
 export class StatsService {
@@ -47,7 +54,7 @@ export class StatsService {
     const tag = await findTagForStats(db, accountId, tagId, range, openDay);
     if (!tag) throw tagNotFound();
     if (tag.missing) await fillTagCache(db, tagId, tag.members, range, openDay);
-    return this.#stats({ kind: 'tag', tagId, members: tag.members, openDay }, range);
+    return this.#stats({ kind: 'tag', tagId, members: tag.members, linkIds: tag.linkIds, openDay }, range);
   }
 
   /** Every click of the account, deleted links' included (their history is kept); top links are live ones. */
@@ -74,16 +81,16 @@ export class StatsService {
   }
 
   async #stats(subject: StatsSubject, range: StatsRange): Promise<GroupStats> {
-    // Two connections: the series and the breakdowns are read at the same time.
-    const [series, breakdownRows] = await Promise.all([
-      readSeries(reader(this.#orm), subject, range),
-      readBreakdowns(reader(this.#orm), subject, range),
+    // The series and the breakdowns are read at the same time, each on its own connection: two
+    // for a link, three for an account, four for a tag (docs/performance.md).
+    const connect = () => reader(this.#orm);
+    const [series, ...breakdownRows] = await Promise.all([
+      readSeries(connect(), subject, range),
+      ...(subject.kind === 'tag'
+        ? [readTagBreakdowns(connect, subject, range)]
+        : BREAKDOWN_READS[subject.kind].map((part) => readBreakdowns(connect(), subject, range, part))),
     ]);
-    const buckets = series.rows.map((row) => ({
-      start: Number(row.start),
-      clicks: Number(row.clicks),
-      unique_visitors: Number(row.visitors),
-    }));
+    const buckets = series.buckets;
     const totals = { clicks: 0, unique_visitors: 0 };
     for (const bucket of buckets) {
       totals.clicks += bucket.clicks;
@@ -99,7 +106,7 @@ export class StatsService {
       countries: [],
     };
     const topLinks: TopLink[] = [];
-    for (const row of breakdownRows) this.#place(row, breakdowns, topLinks);
+    for (const row of breakdownRows.flat()) this.#place(row, breakdowns, topLinks);
     return {
       start: Number(series.bounds.start),
       end: Number(series.bounds.end),

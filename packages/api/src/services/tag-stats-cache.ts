@@ -26,7 +26,7 @@ export function tagOpenDay(now: number): TagOpenDay {
 }
 
 /**
- * The account's tag with the md5 of its live link ids, sorted (the key of its cached sums), and
+ * The account's tag with its live link ids and their md5, sorted (the key of its cached sums), and
  * whether any closed day of the range still has to be summed; undefined when the account has no
  * such tag. One round trip: a statistics request of a tag usually needs no other before its reads.
  */
@@ -36,23 +36,28 @@ export async function findTagForStats(
   tagId: string,
   range: StatsRange,
   openDay: TagOpenDay,
-): Promise<{ members: string; missing: boolean } | undefined> {
-  const result = await sql<{ members: string; missing: boolean }>`
-    with found as (
-      select tag.id, (
-        select md5(coalesce(string_agg(member.link_id, ',' order by member.link_id), '')) from (${tagLinks(tagId)}) member
-      ) as members
-      from tag where tag.id = ${tagId} and tag.account_id = ${accountId}
+): Promise<{ members: string; linkIds: string[]; missing: boolean } | undefined> {
+  const result = await sql<{ members: string; link_ids: string[]; missing: boolean }>`
+    -- Materialized: the fingerprint is computed once, not once per use.
+    with found as materialized (
+      select tag.id, member.members, member.link_ids
+      from tag cross join lateral (
+        select md5(coalesce(string_agg(link_id, ',' order by link_id), '')) as members,
+          coalesce(array_agg(link_id), '{}') as link_ids
+        from (${tagLinks(tagId)}) member
+      ) member
+      where tag.id = ${tagId} and tag.account_id = ${accountId}
     ),
     days as (${days(range)})
-    select found.members, exists (
+    select found.members, found.link_ids, exists (
       select 1 from days, generate_series(days.first_day, least(days.last_day, ${openDay.iso}::date - 1), interval '1 day') closed (day)
       where not exists (
         select 1 from tag_stats_day done where done.tag_id = found.id and done.members = found.members and done.day = closed.day::date
       )
     ) as missing
     from found`.execute(db);
-  return result.rows[0];
+  const found = result.rows[0];
+  return found && { members: found.members, linkIds: found.link_ids, missing: found.missing };
 }
 
 /** Sums the closed days of the range that are not cached yet for these members (one statement; usually nothing to do). */
