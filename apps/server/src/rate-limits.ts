@@ -31,8 +31,12 @@ declare module 'fastify' {
 /** Keys and addresses each limiter keeps counting at most; the least recently seen are forgotten first. */
 export const TRACKED_CLIENTS = 50_000;
 
-/** The client's address; IPv6 clients by their /64, which is what one household or host usually holds. */
-const clientAddress = (request: FastifyRequest) => normalizeIP(request.ip);
+/**
+ * The client's address as the rate limits count it: IPv6 clients by their /64, which is what one
+ * host or household usually holds; an IPv4 address as it is (normalising it would change nothing,
+ * and the redirect route calls this on every visit).
+ */
+export const clientAddress = (request: FastifyRequest): string => (request.ip.includes(':') ? normalizeIP(request.ip) : request.ip);
 
 /** The 429 of both transports; `statusCode` is for Fastify's own error handler (redirects). */
 function rateLimited(after: string, who: string): AppError {

@@ -181,6 +181,20 @@ describe('behind a reverse proxy', () => {
       await proxied.close();
     }
   });
+
+  test('IPv6 visitors are counted by their /64: a neighbour in the same /64 shares the budget, another /64 does not', async () => {
+    const proxied = await startTestServer({ rateLimits: LIMITS, trustProxy: true });
+    try {
+      const account = await createAccount(proxied, { plan: 'unlimited' });
+      const link = (await account.call('POST', '/links', { title: 'Six', destination_url: 'https://example.com/six' })).body;
+      const visit = (from: string) => fetch(`${proxied.origin}/${link.slug}`, { redirect: 'manual', headers: { 'x-forwarded-for': from } });
+      for (let i = 0; i < LIMITS.redirects; i++) expect((await visit('2001:db8:1:2::1')).status).toBe(302);
+      expect((await visit('2001:db8:1:2:ffff::9')).status).toBe(429);
+      expect((await visit('2001:db8:1:3::1')).status).toBe(302);
+    } finally {
+      await proxied.close();
+    }
+  });
 });
 
 describe('the window', () => {

@@ -1,7 +1,7 @@
-import { normalizeIP } from '@fastify/rate-limit';
 import { countryCode, describeAgent, type RedirectOutcome, referrerHost, type Services, type VisitLimiter } from '@shortlinks/api';
 import { LIMITS, SLUG_PATTERN } from '@shortlinks/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { clientAddress } from '../rate-limits.ts';
 import { GONE_PAGE, HOME_PAGE, NOT_FOUND_PAGE, sendPage } from './redirect-pages.ts';
 
 export interface RedirectPluginOptions {
@@ -62,9 +62,7 @@ export async function redirectPlugin(app: FastifyInstance, { services, countryHe
 
   app.get<{ Params: { slug: string } }>('/:slug', (request, reply) => {
     const now = Date.now();
-    // IPv6 visitors by their /64, as the API's limiter counts them; an IPv4 address is its own key.
-    const address = request.ip.includes(':') ? normalizeIP(request.ip) : request.ip;
-    const retryAfter = visits.refuse(address, now);
+    const retryAfter = visits.refuse(clientAddress(request), now);
     if (retryAfter !== undefined) {
       refuseVisit(reply, visits.max, retryAfter);
       return;
