@@ -330,6 +330,38 @@ describe('statistics of a known set of clicks (October 2026)', () => {
   });
 });
 
+describe('tag breakdowns over closed days and today', () => {
+  test('one value seen on a cached closed day and today is one entry; ties are ranked by value', async () => {
+    const merged = (await bob.call('POST', '/tags', { name: 'Merged' })).body;
+    const first = await createLink(bob, { title: 'First', tag_ids: [merged.id] });
+    const second = await createLink(bob, { title: 'Second', tag_ids: [merged.id] });
+    const now = Date.now();
+    const twoDaysAgo = now - 2 * 86_400_000;
+    click(first.id, twoDaysAgo, 'm1', { country: 'US', referrerHost: 'b.example' });
+    click(second.id, now, 'm2', { country: 'US', referrerHost: 'a.example' });
+    click(first.id, now, 'm3', { country: 'FR', referrerHost: 'c.example' });
+    click(second.id, now, 'm4', { country: 'DE', referrerHost: null });
+    await server.services.clicks.flush();
+
+    const stats = async () => (await bob.call('GET', `/tags/${merged.id}/stats${query({ start: now - 3 * 86_400_000 })}`)).body;
+    // Twice: the first request fills the cached sums of the closed days, the second reads them.
+    for (const body of [await stats(), await stats()]) {
+      expect(body.totals.clicks).toBe(4);
+      expect(body.breakdowns.countries).toEqual([
+        { value: 'US', clicks: 2 },
+        { value: 'DE', clicks: 1 },
+        { value: 'FR', clicks: 1 },
+      ]);
+      expect(body.breakdowns.referrers.map((entry: { value: string | null }) => entry.value)).toEqual([
+        null,
+        'a.example',
+        'b.example',
+        'c.example',
+      ]);
+    }
+  });
+});
+
 describe('range validation', () => {
   const now = Date.now();
   test.each([
