@@ -48,7 +48,7 @@ export function denylistEntry(input: string): { kind: DenylistKind; value: strin
   return { kind: 'domain', value: host };
 }
 
-/** The URL as prefixes are matched against: WHATWG-serialised, host without trailing dots. */
+/** The form a prefix entry is stored (and listed) in: WHATWG-serialised, host without trailing dots. */
 function normalisedUrl(url: URL): string {
   const copy = new URL(url.href);
   copy.hostname = comparableHost(copy);
