@@ -80,6 +80,126 @@ describe('destinationProblem', () => {
   ])('refuses %s', (_why, url) => {
     expect(destinationProblem(url, SHORT_HOST)).toEqual(expect.any(String));
   });
+
+  describe('URLs that browsers (WHATWG) and RFC 3986 clients (curl, crawlers, unfurlers) read differently', () => {
+    test.each([
+      [
+        'a backslash before "@" (WHATWG: host attacker.example; RFC 3986: host 127.0.0.1)',
+        'http://attacker.example\\@127.0.0.1:18999/admin',
+      ],
+      ['a backslash hiding a public host', 'https://good.example\\@example.org/offer'],
+      ['a backslash ending the host', 'https://example.com\\'],
+      ['a backslash after the port', 'https://example.com:8443\\x'],
+      ['a backslash in the path', 'https://example.com/a\\b'],
+      ['a backslash starting the path', 'https://example.com\\@x/'],
+      ['an empty authority (http:///host)', 'http:///example.com/page'],
+      ['four slashes', 'https:////example.com/'],
+      ['an empty userinfo', 'https://@example.com/'],
+      ['an empty userinfo with a colon', 'https://:@example.com/'],
+      ['a percent-encoded letter in the host', 'https://exa%6Dple.com/'],
+      ['a percent-encoded dot in the host', 'https://example%2Ecom/'],
+      ['a public IPv4 address in hex', 'http://0x08080808/'],
+      ['a public IPv4 address as one decimal number', 'http://134744072/'],
+      ['a public IPv4 address in octal', 'http://010.010.010.010/'],
+      ['a public IPv4 address with leading zeros', 'http://08.8.8.8/'],
+      ['a shortened public IPv4 address', 'http://8.8.2056/'],
+      ['a public IPv4 address with a trailing dot', 'http://8.8.8.8./'],
+      ['a public IPv4 address in full-width digits behind a backslash', 'http://x\\@８.８.８.８/'],
+    ])('refuses %s: %s', (_why, url) => {
+      expect(destinationProblem(url, SHORT_HOST)).toEqual(expect.any(String));
+    });
+
+    test.each([
+      ['http://attacker.example\\@127.0.0.1:18999/admin', /backslash.*http:\/\/attacker\.example\/@127\.0\.0\.1:18999\/admin/],
+      ['http://0x08080808/dns', /host "0x08080808".*"8\.8\.8\.8".*http:\/\/8\.8\.8\.8\/dns/],
+      ['http:///example.com/page', /no host.*http:\/\/example\.com\/page/],
+      ['https://exa%6Dple.com/', /percent-encode.*https:\/\/example\.com\//],
+      ['https://@example.com/', /user name or password/],
+    ])('says why %s is refused and how browsers read it', (url, message) => {
+      expect(destinationProblem(url, SHORT_HOST)).toMatch(message);
+    });
+
+    test.each([
+      'https://example.com/page?x=1',
+      'https://example.com',
+      'HTTPS://Example.COM:443/a/./b/../c?q=50%&next=https://example.org/',
+      'https://example.com/search?q=C:\\Users#frag\\x',
+      'https://example.com//double//slashes',
+      'https://example.com/p@x?e=a@b#@127.0.0.1',
+      'https://example.com/a[1]?a[]=1',
+      'https://bücher.example/ä',
+      'https://BÜCHER.example/',
+      'http://8.8.8.8/',
+      'http://[::ffff:8.8.8.8]/',
+      'https://example.com:8443/',
+      'https://example.com./',
+    ])('allows the ordinary URL %s', (url) => {
+      expect(destinationProblem(url, SHORT_HOST)).toBeUndefined();
+    });
+  });
+
+  describe('names that lead back to the short domain', () => {
+    test.each([
+      ['a subdomain', 'https://www.sho.rt/'],
+      ['a deeper subdomain in capitals with a trailing dot', 'https://A.B.SHO.RT./x'],
+      ['a Cyrillic ѕ (U+0455) for s', 'https://ѕho.rt/'],
+      ['the same look-alike in punycode', 'https://xn--ho-doc.rt/'],
+      ['a Cyrillic о (U+043E) for o', 'https://shо.rt/'],
+      ['a digit zero for o', 'https://sh0.rt/'],
+      ['a Greek ο (U+03BF) for o', 'https://shο.rt/'],
+      ['a subdomain of a look-alike', 'https://www.ѕhо.rt/'],
+    ])('refuses %s: %s', (_why, url) => {
+      expect(destinationProblem(url, SHORT_HOST)).toMatch(/short-link domain/);
+    });
+
+    test.each(['https://sho.rt.example.com/', 'https://notsho.rt/', 'https://shop.rt/', 'https://sho.rtx/', 'https://sho-rt.example/'])(
+      'allows %s, which is neither the short domain, a subdomain of it nor a look-alike',
+      (url) => {
+        expect(destinationProblem(url, SHORT_HOST)).toBeUndefined();
+      },
+    );
+
+    test('a short domain that is an IP address has no subdomains or look-alikes to refuse', () => {
+      expect(destinationProblem('https://example.com/', '8.8.8.8')).toBeUndefined();
+      expect(destinationProblem('http://8.8.8.8/', '8.8.8.8')).toEqual(expect.any(String));
+    });
+  });
+
+  describe('special-use and internal names', () => {
+    test.each([
+      'foo.local',
+      'api.default.svc.cluster.local',
+      'printer.home.arpa',
+      '1.0.0.127.in-addr.arpa',
+      'x.internal',
+      'kubernetes.default.svc',
+      'foo.corp',
+      'printer.home',
+      'nas.lan',
+      'webmail.mail',
+      'router.private',
+      'wiki.intranet',
+      'box.localdomain',
+      'nothing.invalid',
+      'app.localhost',
+      'FOO.CORP.',
+    ])('refuses https://%s/', (host) => {
+      expect(destinationProblem(`https://${host}/`, SHORT_HOST)).toMatch(/private|internal|special/);
+    });
+
+    test.each([
+      'home.example.com',
+      'mail.google.com',
+      'corp.example.org',
+      'local.example',
+      'www.example',
+      'site.test',
+      'svc.example.com',
+      'example.onion',
+    ])('allows https://%s/', (host) => {
+      expect(destinationProblem(`https://${host}/`, SHORT_HOST)).toBeUndefined();
+    });
+  });
 });
 
 type Quad = [number, number, number, number];
@@ -157,15 +277,23 @@ describe('destinationProblem over generated addresses', () => {
     );
   });
 
-  test('allows every plain or mapped spelling of a public IPv4 address, and refuses the IPv6 embeddings of it', () => {
+  test('allows a public IPv4 address as four decimal numbers or mapped into IPv6, refuses every other spelling and the IPv6 embeddings of it', () => {
     const publicIpv4 = fc.constantFrom([8, 8, 8, 8], [1, 1, 1, 1], [93, 184, 216, 34], [151, 101, 1, 69]) as fc.Arbitrary<Quad>;
     fc.assert(
       fc.property(publicIpv4, wrapping, (address, w) => {
-        for (const host of [...ipv4Spellings(address), ...mappedSpellings(address)]) {
+        const [dotted, ...otherSpellings] = ipv4Spellings(address);
+        for (const host of [dotted as string, ...mappedSpellings(address)]) {
           const problem = destinationProblem(url(host, w), SHORT_HOST);
           // Userinfo is refused on its own, whatever the host.
           if (w.userinfo === '') expect(problem, url(host, w)).toBeUndefined();
           else expect(problem, url(host, w)).toEqual(expect.any(String));
+        }
+        // RFC 3986 clients read `0x08080808` or `8.8.8.8.` as a name, browsers as the address:
+        // refused, and the message shows the dotted form browsers use.
+        for (const host of otherSpellings) {
+          const problem = destinationProblem(url(host, w), SHORT_HOST);
+          expect(problem, url(host, w)).toEqual(expect.any(String));
+          if (w.userinfo === '') expect(problem, url(host, w)).toContain(`//${address.join('.')}`);
         }
         for (const host of embeddingSpellings(address)) expect(destinationProblem(url(host, w), SHORT_HOST)).toEqual(expect.any(String));
       }),

@@ -1,16 +1,22 @@
 import ipaddr from 'ipaddr.js';
+import { relationToShortDomain } from './look-alikes.ts';
+import { isPrivateName } from './special-use-names.ts';
+import { readingsDisagree } from './url-readings.ts';
+
+const SHORT_DOMAIN_PROBLEM = {
+  itself: 'must not point to the short-link domain itself',
+  subdomain: 'must not point to a subdomain of the short-link domain',
+  'look-alike': 'must not point to a look-alike of the short-link domain',
+} as const;
 
 /**
- * Host names that only mean something inside a private network (RFC 6761, RFC 6762, RFC 8375,
- * and common internal suffixes). A public short link must not point there.
- */
-const PRIVATE_NAME_SUFFIXES = ['localhost', 'local', 'internal', 'intranet', 'lan', 'home.arpa', 'localdomain'];
-
-/**
- * Why a destination (or expiration) URL is refused, or undefined when it may be used. The URL
- * has already passed the syntax check (absolute http/https). Literal IP hosts of any spelling
- * are caught because the WHATWG URL parser normalises them first (`http://2130706433/`,
- * `http://0x7f.1/` and `http://[::ffff:127.0.0.1]/` all reach here in canonical form).
+ * Why a destination (or expiration) URL, as the client sent it, is refused, or undefined when it
+ * may be used. The URL has already passed the syntax check (absolute http/https).
+ *
+ * The host rules judge the host browsers read (WHATWG), in which literal IP hosts of any spelling
+ * are already canonical (`http://2130706433/`, `http://0x7f.1/` and `http://[::ffff:127.0.0.1]/`
+ * all reach here as the address they are). Then the URL must mean that same host, without a user
+ * name, to every other client too (url-readings.ts), because it may be stored as sent.
  */
 export function destinationProblem(rawUrl: string, shortDomainHost: string): string | undefined {
   let url: URL;
@@ -22,17 +28,20 @@ export function destinationProblem(rawUrl: string, shortDomainHost: string): str
   // The request schema allows only http(s) already; checked again so no other caller can slip past.
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'must be an absolute http:// or https:// URL';
   if (url.username !== '' || url.password !== '') return 'must not contain a user name or password';
-  const host = url.hostname.toLowerCase().replace(/\.+$/, '');
+  return hostProblem(url.hostname.toLowerCase().replace(/\.+$/, ''), shortDomainHost) ?? readingsDisagree(rawUrl, url);
+}
+
+/** Why a host (lower case, no trailing dot) is refused: private, special-use, or leading back to us. */
+function hostProblem(host: string, shortDomainHost: string): string | undefined {
   if (host === '') return 'must have a host';
-  if (host === shortDomainHost) return 'must not point to the short-link domain itself';
+  const relation = relationToShortDomain(host, shortDomainHost);
+  if (relation) return SHORT_DOMAIN_PROBLEM[relation];
 
   const literal = host.startsWith('[') ? host.slice(1, -1) : host;
   if (ipaddr.isValid(literal)) {
     return isPublicAddress(ipaddr.parse(literal)) ? undefined : 'must not point to a private, loopback or reserved address';
   }
-  if (PRIVATE_NAME_SUFFIXES.some((suffix) => host === suffix || host.endsWith(`.${suffix}`))) {
-    return 'must not point to localhost or a private network name';
-  }
+  if (isPrivateName(host)) return 'must not point to localhost, a private network name or a special-use name';
   if (!host.includes('.')) return 'must use a fully qualified host name';
   return undefined;
 }

@@ -2,6 +2,7 @@ import type { Orm } from '@shortlinks/db';
 import { sql } from 'kysely';
 import { comparableHost, hostAndParents, type ReputationVerdict, type UrlReputation } from '../domain/reputation.ts';
 import { reader } from '../services/database.ts';
+import { destinationKeys, entryKey, prefixAuthority } from './denylist-prefix.ts';
 
 export type DenylistKind = 'domain' | 'prefix';
 
@@ -16,8 +17,9 @@ export class InvalidDenylistEntry extends Error {}
 
 /**
  * The entry an operator typed, normalised: a URL (`https://evil.example/phish`) is a prefix of
- * refused URLs, anything else a domain (`evil.example`, covering its subdomains). Both are
- * compared in the form URLs are checked in: ASCII (punycode) host, lower case, no trailing dot.
+ * refused URLs, anything else a domain (`evil.example`, covering its subdomains). Both are stored
+ * in the form URLs are checked in: ASCII (punycode) host, lower case, no trailing dot; a prefix
+ * keeps its scheme for the list, but is matched whatever the scheme (denylist-prefix.ts).
  */
 export function denylistEntry(input: string): { kind: DenylistKind; value: string } {
   const text = input.trim();
@@ -30,6 +32,8 @@ export function denylistEntry(input: string): { kind: DenylistKind; value: strin
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:')
       throw new InvalidDenylistEntry('a URL prefix must start with http:// or https://');
+    // Destinations with a user name are refused anyway, so such a prefix could never match.
+    if (url.username !== '' || url.password !== '') throw new InvalidDenylistEntry('a URL prefix must not contain a user name or password');
     return { kind: 'prefix', value: normalisedUrl(url) };
   }
   let host: string;
@@ -44,11 +48,22 @@ export function denylistEntry(input: string): { kind: DenylistKind; value: strin
   return { kind: 'domain', value: host };
 }
 
-/** The URL as prefixes are matched against: WHATWG-serialised, host without trailing dots. */
+/** The form a prefix entry is stored (and listed) in: WHATWG-serialised, host without trailing dots. */
 function normalisedUrl(url: URL): string {
   const copy = new URL(url.href);
   copy.hostname = comparableHost(copy);
   return copy.href;
+}
+
+/** Whether a destination (in its comparable forms) starts with a stored prefix entry. */
+function matchesPrefix(entry: string, destinationKeys: string[]): boolean {
+  let key: string;
+  try {
+    key = entryKey(entry);
+  } catch {
+    return false; // not a URL: only a row written by hand, outside the CLI, can be one
+  }
+  return destinationKeys.some((destination) => destination.startsWith(key));
 }
 
 /**
@@ -63,21 +78,30 @@ export class DenylistService implements UrlReputation {
   }
 
   async check(url: string): Promise<ReputationVerdict> {
+    const rows = await this.lookup(url).execute();
+    const domain = rows.find((row) => row.kind === 'domain');
+    if (domain) return { flagged: true, reason: `the domain ${domain.value} is on the denylist` };
+    const keys = destinationKeys(url);
+    const prefix = rows.find((row) => row.kind === 'prefix' && matchesPrefix(row.value, keys));
+    return prefix ? { flagged: true, reason: 'on the denylist' } : { flagged: false };
+  }
+
+  /**
+   * The one query a check makes: the domain entries for the host or a parent of it (the unique
+   * index on kind and value), and the prefix entries filed under its host and port (the
+   * expression index on the authority of the stored URL), which `check` then compares.
+   */
+  lookup(url: string) {
     const parsed = new URL(url);
-    const domains = hostAndParents(comparableHost(parsed));
-    const match = await reader(this.#orm)
+    return reader(this.#orm)
       .selectFrom('denylist_entry')
       .select(['kind', 'value'])
       .where((eb) =>
         eb.or([
-          eb.and([eb('kind', '=', 'domain'), eb('value', 'in', domains)]),
-          eb.and([eb('kind', '=', 'prefix'), sql<boolean>`starts_with(${normalisedUrl(parsed)}, value)`]),
+          eb.and([eb('kind', '=', 'domain'), eb('value', 'in', hostAndParents(comparableHost(parsed)))]),
+          eb.and([eb('kind', '=', 'prefix'), eb(sql<string>`substring(value from '^[a-z]+://([^/]*)')`, '=', prefixAuthority(parsed))]),
         ]),
-      )
-      .limit(1)
-      .executeTakeFirst();
-    if (!match) return { flagged: false };
-    return { flagged: true, reason: match.kind === 'domain' ? `the domain ${match.value} is on the denylist` : 'on the denylist' };
+      );
   }
 
   /** Adds an entry; false when it was already there. */

@@ -5,6 +5,7 @@ import { Migration20261122020000_click_groups } from './Migration20261122020000_
 import { Migration20261122100000_denylist } from './Migration20261122100000_denylist.ts';
 import { Migration20261122100100_api_key_prefix } from './Migration20261122100100_api_key_prefix.ts';
 import { Migration20261122110000_click_statistics } from './Migration20261122110000_click_statistics.ts';
+import { Migration20261124120000_denylist_prefix_authority } from './Migration20261124120000_denylist_prefix_authority.ts';
 
 /** Every migration in order. Listed explicitly so no file-system discovery is needed at run time. */
 export const migrationsList: MigrationObject[] = [
@@ -14,4 +15,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122100000_denylist', class: Migration20261122100000_denylist },
   { name: 'Migration20261122100100_api_key_prefix', class: Migration20261122100100_api_key_prefix },
   { name: 'Migration20261122110000_click_statistics', class: Migration20261122110000_click_statistics },
+  { name: 'Migration20261124120000_denylist_prefix_authority', class: Migration20261124120000_denylist_prefix_authority },
 ];
