@@ -94,14 +94,15 @@ export const LinkRefSchema = z
   .meta({ description: 'A `lnk_` id, or `ext_` followed by the URL-encoded external_id.', example: 'lnk_V1StGXR8Z5jdHi' });
 
 export const ListLinksQuerySchema = z.strictObject({
+  // Query values arrive as text over REST; typed callers (tRPC, the client) send numbers.
   page: z.coerce
-    .number({ error: 'page must be a whole number from 1' })
+    .number<number>({ error: 'page must be a whole number from 1' })
     .int('page must be a whole number from 1')
     .min(1, 'page must be a whole number from 1')
     .max(LIMITS.pageMax, `page must be at most ${LIMITS.pageMax}`)
     .default(1),
   per_page: z.coerce
-    .number({ error: `per_page must be a whole number from 1 to ${LIMITS.perPageMax}` })
+    .number<number>({ error: `per_page must be a whole number from 1 to ${LIMITS.perPageMax}` })
     .int(`per_page must be a whole number from 1 to ${LIMITS.perPageMax}`)
     .min(1, `per_page must be a whole number from 1 to ${LIMITS.perPageMax}`)
     .max(LIMITS.perPageMax, `per_page must be a whole number from 1 to ${LIMITS.perPageMax}`)
