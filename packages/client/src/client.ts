@@ -1,6 +1,21 @@
-import type { AppRouter, RouterInputs, RouterOutputs } from '@shortlinks/api';
+import type { AppRouter } from '@shortlinks/api';
 import { createTRPCClient, httpLink } from '@trpc/client';
 import { refuseNonJsonAnswers, toShortlinksError } from './errors.ts';
+import type {
+  GroupStats,
+  Link,
+  LinkInput,
+  LinkListQuery,
+  LinkPage,
+  LinkStats,
+  LinkUpdate,
+  StatsQuery,
+  Tag,
+  TagInput,
+  TagList,
+  TagUpdate,
+  UpsertedLink,
+} from './types.ts';
 
 export interface ClientOptions {
   /** The server's origin, e.g. `https://links.example.com` (the client adds `/trpc`). */
@@ -11,14 +26,39 @@ export interface ClientOptions {
   fetch?: typeof globalThis.fetch;
 }
 
-type In = RouterInputs;
-type Out = RouterOutputs;
-
 /**
- * The typed Shortlinks client. Inputs and results are the server router's own types, so a
- * misspelt field is a compile error; every failure is a {@link ShortlinksError}.
+ * Every call of the Shortlinks API. Each method is one procedure of the server's router, with its
+ * input and result types (`surface.check.ts` fails to compile when a procedure has no method here,
+ * or when a method's types drift from the router's). Every failure is a {@link ShortlinksError}.
  */
-export function createClient({ baseUrl, apiKey, fetch }: ClientOptions) {
+export interface ShortlinksClient {
+  links: {
+    create(input: LinkInput): Promise<Link>;
+    /** Creates the link, or returns the live link with the same final destination (updated). */
+    upsert(input: LinkInput): Promise<UpsertedLink>;
+    list(query?: LinkListQuery): Promise<LinkPage>;
+    /** By `lnk_` id, or `ext_` + external id (not URL-encoded: tRPC sends it as data). */
+    get(id: string): Promise<Link>;
+    update(input: LinkUpdate): Promise<Link>;
+    delete(id: string): Promise<void>;
+  };
+  tags: {
+    create(input: TagInput): Promise<Tag>;
+    list(): Promise<TagList>;
+    update(input: TagUpdate): Promise<Tag>;
+    delete(id: string): Promise<void>;
+  };
+  /** Click statistics (docs/statistics.md); every query field is optional. */
+  stats: {
+    /** By `lnk_` id, or `ext_` + external id (not URL-encoded). */
+    link(id: string, query?: StatsQuery): Promise<LinkStats>;
+    tag(id: string, query?: StatsQuery): Promise<GroupStats>;
+    account(query?: StatsQuery): Promise<GroupStats>;
+  };
+}
+
+/** The typed Shortlinks client: a misspelt field or a value outside an enum is a compile error. */
+export function createClient({ baseUrl, apiKey, fetch }: ClientOptions): ShortlinksClient {
   const trpc = createTRPCClient<AppRouter>({
     links: [
       // One HTTP request per call (no batching), so statuses are those of the REST API.
@@ -39,30 +79,23 @@ export function createClient({ baseUrl, apiKey, fetch }: ClientOptions) {
 
   return {
     links: {
-      create: (input: In['links']['create']): Promise<Out['links']['create']> => call(() => trpc.links.create.mutate(input)),
-      upsert: (input: In['links']['upsert']): Promise<Out['links']['upsert']> => call(() => trpc.links.upsert.mutate(input)),
-      list: (input: In['links']['list'] = {}): Promise<Out['links']['list']> => call(() => trpc.links.list.query(input)),
-      /** By `lnk_` id, or `ext_` + external id (not URL-encoded: tRPC sends it as data). */
-      get: (id: string): Promise<Out['links']['get']> => call(() => trpc.links.get.query({ id })),
-      update: (input: In['links']['update']): Promise<Out['links']['update']> => call(() => trpc.links.update.mutate(input)),
-      delete: (id: string): Promise<void> => call(() => trpc.links.delete.mutate({ id })),
+      create: (input) => call(() => trpc.links.create.mutate(input)),
+      upsert: (input) => call(() => trpc.links.upsert.mutate(input)),
+      list: (query = {}) => call(() => trpc.links.list.query(query)),
+      get: (id) => call(() => trpc.links.get.query({ id })),
+      update: (input) => call(() => trpc.links.update.mutate(input)),
+      delete: (id) => call(() => trpc.links.delete.mutate({ id })),
     },
     tags: {
-      create: (input: In['tags']['create']): Promise<Out['tags']['create']> => call(() => trpc.tags.create.mutate(input)),
-      list: (): Promise<Out['tags']['list']> => call(() => trpc.tags.list.query({})),
-      update: (input: In['tags']['update']): Promise<Out['tags']['update']> => call(() => trpc.tags.update.mutate(input)),
-      delete: (id: string): Promise<void> => call(() => trpc.tags.delete.mutate({ id })),
+      create: (input) => call(() => trpc.tags.create.mutate(input)),
+      list: () => call(() => trpc.tags.list.query({})),
+      update: (input) => call(() => trpc.tags.update.mutate(input)),
+      delete: (id) => call(() => trpc.tags.delete.mutate({ id })),
     },
-    /** Click statistics (docs/statistics.md); every query field is optional. */
     stats: {
-      /** By `lnk_` id, or `ext_` + external id (not URL-encoded). */
-      link: (id: string, query: Omit<In['stats']['link'], 'id'> = {}): Promise<Out['stats']['link']> =>
-        call(() => trpc.stats.link.query({ ...query, id })),
-      tag: (id: string, query: Omit<In['stats']['tag'], 'id'> = {}): Promise<Out['stats']['tag']> =>
-        call(() => trpc.stats.tag.query({ ...query, id })),
-      account: (query: In['stats']['account'] = {}): Promise<Out['stats']['account']> => call(() => trpc.stats.account.query(query)),
+      link: (id, query = {}) => call(() => trpc.stats.link.query({ ...query, id })),
+      tag: (id, query = {}) => call(() => trpc.stats.tag.query({ ...query, id })),
+      account: (query = {}) => call(() => trpc.stats.account.query(query)),
     },
   };
 }
-
-export type ShortlinksClient = ReturnType<typeof createClient>;

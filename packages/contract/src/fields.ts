@@ -14,6 +14,21 @@ function text(max: number, what: string) {
     .meta({ maxLength: max });
 }
 
+/**
+ * One line of text a person names something with (a title, a tag name, an external id): trimmed,
+ * 1 to `max` characters, no control characters or line breaks, valid Unicode.
+ */
+function trimmedText(what: string, max: number, example: string, controlMessage = 'must not contain control characters or line breaks') {
+  return z
+    .string({ error: `${what} must be a string` })
+    .trim()
+    .min(1, `${what} must not be empty`)
+    .refine((value) => charCount(value) <= max, `${what} must be at most ${max} characters`)
+    .refine((value) => !CONTROL_CHARACTER.test(value), `${what} ${controlMessage}`)
+    .refine(wellFormed, notWellFormed(what))
+    .meta({ maxLength: max, example });
+}
+
 function absoluteHttpUrl(what: string) {
   return (
     z
@@ -39,14 +54,7 @@ function isHttpUrl(value: string): boolean {
   }
 }
 
-export const titleField = z
-  .string({ error: 'title must be a string' })
-  .trim()
-  .min(1, 'title must not be empty')
-  .refine((value) => charCount(value) <= LIMITS.titleChars, `title must be at most ${LIMITS.titleChars} characters`)
-  .refine((value) => !CONTROL_CHARACTER.test(value), 'title must not contain control characters or line breaks')
-  .refine(wellFormed, notWellFormed('title'))
-  .meta({ maxLength: LIMITS.titleChars, example: 'Spring launch' });
+export const titleField = trimmedText('title', LIMITS.titleChars, 'Spring launch');
 
 export const destinationUrlField = absoluteHttpUrl('destination_url');
 export const expirationUrlField = absoluteHttpUrl('expiration_url');
@@ -59,15 +67,17 @@ export const slugField = z
   })
   .meta({ pattern: '^[A-Za-z0-9_-]{1,64}$', example: 'spring-launch' });
 
-const utmValue = (key: string) => text(LIMITS.utmValueChars, `utm.${key}`).optional();
+/** The utm object's keys, in the order they are merged into the destination (docs/api-decisions.md). */
+export const UTM_KEYS = ['source', 'medium', 'campaign', 'content', 'term'] as const;
+export type UtmKey = (typeof UTM_KEYS)[number];
+
 export const utmField = z
-  .strictObject({
-    source: utmValue('source'),
-    medium: utmValue('medium'),
-    campaign: utmValue('campaign'),
-    content: utmValue('content'),
-    term: utmValue('term'),
-  })
+  .strictObject(
+    Object.fromEntries(UTM_KEYS.map((key) => [key, text(LIMITS.utmValueChars, `utm.${key}`).optional()])) as Record<
+      UtmKey,
+      z.ZodOptional<ReturnType<typeof text>>
+    >,
+  )
   .meta({
     id: 'Utm',
     description: 'Merged into destination_url as utm_* query parameters, replacing any of the same name.',
@@ -81,14 +91,7 @@ export const tagIdsField = z
   .max(LIMITS.tagsPerLink, `a link carries at most ${LIMITS.tagsPerLink} tags`)
   .meta({ example: ['tag_4hG7Qx2LpZ'] });
 
-export const tagNameField = z
-  .string({ error: 'name must be a string' })
-  .trim()
-  .min(1, 'name must not be empty')
-  .refine((value) => charCount(value) <= LIMITS.tagNameChars, `name must be at most ${LIMITS.tagNameChars} characters`)
-  .refine((value) => !CONTROL_CHARACTER.test(value), 'name must not contain control characters or line breaks')
-  .refine(wellFormed, notWellFormed('name'))
-  .meta({ maxLength: LIMITS.tagNameChars, example: 'Campaigns' });
+export const tagNameField = trimmedText('name', LIMITS.tagNameChars, 'Campaigns');
 
 export const tagNamesField = z
   .array(tagNameField, { error: 'tag_names must be an array of tag names' })
@@ -113,13 +116,6 @@ export const expiresAtField = z
   .nullable()
   .meta({ description: 'Unix milliseconds; in the future, at most 10 years ahead.', example: 1893456000000 });
 
-export const externalIdField = z
-  .string({ error: 'external_id must be a string' })
-  .trim()
-  .min(1, 'external_id must not be empty')
-  .refine((value) => charCount(value) <= LIMITS.externalIdChars, `external_id must be at most ${LIMITS.externalIdChars} characters`)
-  .refine((value) => !CONTROL_CHARACTER.test(value), 'external_id must not contain control characters')
-  .refine(wellFormed, notWellFormed('external_id'))
-  .meta({ maxLength: LIMITS.externalIdChars, example: 'crm-4711' });
+export const externalIdField = trimmedText('external_id', LIMITS.externalIdChars, 'crm-4711', 'must not contain control characters');
 
 export const tagColorField = z.enum(TAG_COLORS, { error: `color must be one of ${TAG_COLORS.join(', ')}` });

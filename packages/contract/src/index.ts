@@ -6,3 +6,4 @@ export * from './slug.ts';
 export * from './stats.ts';
 export * from './tag.ts';
 export * from './text-rules.ts';
+export * from './time.ts';

@@ -68,21 +68,11 @@ export const CreateLinkBodySchema = z.strictObject({
   external_id: externalIdField.optional(),
 });
 
-/** Body of PATCH /links/{id}: only the fields sent change. */
-export const UpdateLinkBodySchema = z.strictObject({
-  title: titleField.optional(),
-  destination_url: destinationUrlField.optional(),
-  utm: utmField.optional(),
-  tag_ids: tagIdsField.optional(),
-  tag_names: tagNamesField.optional(),
-  comments: commentsField.optional(),
-  expires_at: expiresAtField.optional(),
-  // An empty string removes the fallback, like null (spec: PATCH expiration_url).
-  expiration_url: z
-    .union([z.literal(''), expirationUrlField])
-    .nullable()
-    .optional(),
-});
+/**
+ * Body of PATCH /links/{id}: the create body's fields, each optional (only the fields sent change),
+ * without the two that never change here: slug (never) and external_id (upsert sets it).
+ */
+export const UpdateLinkBodySchema = CreateLinkBodySchema.omit({ slug: true, external_id: true }).partial();
 
 /** `{id}` in a link path: a `lnk_` id, or `ext_` followed by the external id. */
 export const LinkRefSchema = z
@@ -94,14 +84,15 @@ export const LinkRefSchema = z
   .meta({ description: 'A `lnk_` id, or `ext_` followed by the URL-encoded external_id.', example: 'lnk_V1StGXR8Z5jdHi' });
 
 export const ListLinksQuerySchema = z.strictObject({
+  // Query values arrive as text over REST; typed callers (tRPC, the client) send numbers.
   page: z.coerce
-    .number({ error: 'page must be a whole number from 1' })
+    .number<number>({ error: 'page must be a whole number from 1' })
     .int('page must be a whole number from 1')
     .min(1, 'page must be a whole number from 1')
     .max(LIMITS.pageMax, `page must be at most ${LIMITS.pageMax}`)
     .default(1),
   per_page: z.coerce
-    .number({ error: `per_page must be a whole number from 1 to ${LIMITS.perPageMax}` })
+    .number<number>({ error: `per_page must be a whole number from 1 to ${LIMITS.perPageMax}` })
     .int(`per_page must be a whole number from 1 to ${LIMITS.perPageMax}`)
     .min(1, `per_page must be a whole number from 1 to ${LIMITS.perPageMax}`)
     .max(LIMITS.perPageMax, `per_page must be a whole number from 1 to ${LIMITS.perPageMax}`)

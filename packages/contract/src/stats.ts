@@ -36,7 +36,7 @@ export function isTimeZoneName(value: string): boolean {
 
 const timeField = (name: string) =>
   z.coerce
-    .number({ error: `${name} must be a number of Unix milliseconds` })
+    .number<number>({ error: `${name} must be a number of Unix milliseconds` })
     .int(`${name} must be a whole number of Unix milliseconds`)
     .min(0, `${name} must not be before 1970`)
     .max(MAX_TIME, `${name} must be before the year 10000`)
@@ -65,7 +65,7 @@ export const StatsQuerySchema = z.strictObject({
     .optional()
     .meta({ description: 'IANA time zone whose midnights start the day buckets. Default: UTC.', example: 'Europe/Berlin' }),
   top: z.coerce
-    .number({ error: `top must be a whole number from 1 to ${STATS_LIMITS.topMax}` })
+    .number<number>({ error: `top must be a whole number from 1 to ${STATS_LIMITS.topMax}` })
     .int(`top must be a whole number from 1 to ${STATS_LIMITS.topMax}`)
     .min(1, `top must be a whole number from 1 to ${STATS_LIMITS.topMax}`)
     .max(STATS_LIMITS.topMax, `top must be a whole number from 1 to ${STATS_LIMITS.topMax}`)

@@ -1,4 +1,4 @@
-import type { Link, RouterInputs } from '@shortlinks/client';
+import type { Link, LinkInput, LinkUpdate } from '@shortlinks/client';
 import type { FormError } from './field-errors.ts';
 
 export const UTM_KEYS = ['source', 'medium', 'campaign', 'content', 'term'] as const;
@@ -16,8 +16,6 @@ export interface LinkDraft {
   expirationUrl: string;
   comments: string;
 }
-
-type UpdateInput = RouterInputs['links']['update'];
 
 /** The form's starting values for a link: its UTM parameters are read back out of its destination. */
 export function draftOf(link: Link): LinkDraft {
@@ -44,9 +42,9 @@ export function draftOf(link: Link): LinkDraft {
  * untouched field can never fail). UTM changes re-send the destination without its `utm_*`
  * parameters plus the new values, because an empty utm value cannot remove a parameter.
  */
-export function updateOf(link: Link, draft: LinkDraft): UpdateInput {
+export function updateOf(link: Link, draft: LinkDraft): LinkUpdate {
   const before = draftOf(link);
-  const update: UpdateInput = { id: link.id };
+  const update: LinkUpdate = { id: link.id };
   if (draft.title.trim() !== before.title) update.title = draft.title;
   if (!sameNames(draft.tags, before.tags)) update.tag_names = draft.tags;
   if (UTM_KEYS.some((key) => draft.utm[key].trim() !== before.utm[key])) {
@@ -78,7 +76,7 @@ export function draftProblem(draft: LinkDraft): FormError | undefined {
  * The body that creates the draft as a new link to `destination` (a fresh link given its own
  * slug is created anew, as a slug never changes after creation).
  */
-export function createOf(destination: string, draft: LinkDraft): RouterInputs['links']['create'] {
+export function createOf(destination: string, draft: LinkDraft): LinkInput {
   const utm = Object.fromEntries(UTM_KEYS.filter((key) => draft.utm[key].trim() !== '').map((key) => [key, draft.utm[key].trim()]));
   return {
     title: draft.title,
@@ -93,7 +91,7 @@ export function createOf(destination: string, draft: LinkDraft): RouterInputs['l
 }
 
 /** True when saving the draft would change nothing. */
-export function isUnchanged(update: UpdateInput): boolean {
+export function isUnchanged(update: LinkUpdate): boolean {
   return Object.keys(update).length === 1;
 }
 

@@ -54,12 +54,12 @@ export function reader(orm: Orm): Db {
 }
 
 /** The account row, locked until the transaction ends: serialises everything that counts toward a limit. */
-export async function lockAccount(db: Db, accountId: string) {
+export async function lockAccount(db: Db, accountId: string): Promise<AccountRow> {
   return accountQuery(db, accountId).forUpdate().executeTakeFirstOrThrow();
 }
 
 /** The account row without a lock, for work that cannot change what counts toward a limit. */
-export async function readAccount(db: Db, accountId: string): Promise<LockedAccount> {
+export async function readAccount(db: Db, accountId: string): Promise<AccountRow> {
   return accountQuery(db, accountId).executeTakeFirstOrThrow();
 }
 
@@ -70,4 +70,5 @@ function accountQuery(db: Db, accountId: string) {
     .where('id', '=', accountId);
 }
 
-export type LockedAccount = Awaited<ReturnType<typeof lockAccount>>;
+/** What the limits and the tag colour rotation read of an account. */
+export type AccountRow = Awaited<ReturnType<ReturnType<typeof accountQuery>['executeTakeFirstOrThrow']>>;

@@ -5,7 +5,7 @@ import { applyExpiry, type ExpiryChange, NO_EXPIRY } from '../domain/expiry.ts';
 import { newId, randomSlug } from '../domain/ids.ts';
 import { effectiveLimits } from '../domain/plans.ts';
 import { AppError } from '../errors.ts';
-import { type Db, inTransaction, type LockedAccount, lockAccount, readAccount, reader, storable } from './database.ts';
+import { type AccountRow, type Db, inTransaction, lockAccount, readAccount, reader, storable } from './database.ts';
 import type { DestinationChecker } from './destinations.ts';
 import {
   findLiveLink,
@@ -197,7 +197,7 @@ export class LinkService {
     return change;
   }
 
-  async #insert(db: Db, account: LockedAccount, prepared: PreparedLink, now: number): Promise<Link> {
+  async #insert(db: Db, account: AccountRow, prepared: PreparedLink, now: number): Promise<Link> {
     const { body } = prepared;
     const expiry = applyExpiry(NO_EXPIRY, prepared.expiry, now);
 
@@ -273,7 +273,7 @@ export class LinkService {
   /** Applies the update rules shared by PATCH and a matching upsert; omitted means unchanged. */
   async #applyChanges(
     db: Db,
-    account: LockedAccount,
+    account: AccountRow,
     row: LinkRow,
     change: {
       title?: string | undefined;

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { newId } from '../domain/ids.ts';
 import { effectiveLimits } from '../domain/plans.ts';
 import { AppError, validationError } from '../errors.ts';
-import { type Db, type LockedAccount, storable } from './database.ts';
+import { type AccountRow, type Db, storable } from './database.ts';
 
 /** Tags sorted by name as a person reads a list: ignoring case first, then exactly. */
 export function byName(a: { name: string }, b: { name: string }): number {
@@ -13,16 +13,16 @@ export function byName(a: { name: string }, b: { name: string }): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
-/** Takes the next colours of the account's rotation (spec: "a colour is assigned in rotation"). */
-export async function takeRotationColors(db: Db, account: LockedAccount, count: number): Promise<TagColor[]> {
+/** Takes the next colours of the account's rotation (spec: "a colour is assigned in rotation"); the account must be locked. */
+export async function takeRotationColors(db: Db, account: AccountRow, count: number): Promise<TagColor[]> {
   const colors = Array.from({ length: count }, (_, i) => TAG_COLORS[(account.color_cursor + i) % TAG_COLORS.length] as TagColor);
   account.color_cursor += count;
   await db.updateTable('account').set({ color_cursor: account.color_cursor }).where('id', '=', account.id).execute();
   return colors;
 }
 
-/** Fails with PLAN_LIMIT_REACHED when `adding` more tags would pass the account's tag limit. */
-export async function assertTagRoom(db: Db, account: LockedAccount, adding: number): Promise<void> {
+/** Fails with PLAN_LIMIT_REACHED when `adding` more tags would pass the account's tag limit; the account must be locked. */
+export async function assertTagRoom(db: Db, account: AccountRow, adding: number): Promise<void> {
   const { tag_limit } = effectiveLimits(account);
   if (tag_limit === null || adding === 0) return;
   const { count } = await db
@@ -43,13 +43,13 @@ export async function assertTagRoom(db: Db, account: LockedAccount, adding: numb
 /**
  * The tags a link should carry (spec: "Tags on links"): tag_ids must be the account's tags
  * (404 TAG_NOT_FOUND otherwise); tag_names match ignoring case, and the unmatched are created
- * with rotation colours, counting toward the tag limit. The account row must be locked.
+ * with rotation colours, counting toward the tag limit: with tag_names, the account row must be locked.
  * The tags found are locked against deletion (FOR KEY SHARE) until the link is written: a tag
  * deleted meanwhile is then either not found or still there when the link takes it.
  */
 export async function resolveTags(
   db: Db,
-  account: LockedAccount,
+  account: AccountRow,
   tagIds: readonly string[] | undefined,
   tagNames: readonly string[] | undefined,
 ): Promise<TagSummary[]> {

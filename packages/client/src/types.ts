@@ -1,0 +1,46 @@
+import type {
+  CreateLinkBodySchema,
+  CreateTagBodySchema,
+  GroupStatsSchema,
+  LinkPageSchema,
+  LinkSchema,
+  LinkStatsSchema,
+  ListLinksQuerySchema,
+  StatsQuerySchema,
+  TagListSchema,
+  TagSchema,
+  UpdateLinkBodySchema,
+  UpdateTagBodySchema,
+  UpsertedLinkSchema,
+} from '@shortlinks/contract';
+import type { z } from 'zod';
+
+/**
+ * What a client call takes and returns, derived from the API's own schemas (the ones the server
+ * validates with), so the published declarations need nothing from this repository.
+ * `surface.check.ts` proves they are the router's types.
+ */
+
+/** Body of `links.create` and `links.upsert`. */
+export type LinkInput = z.input<typeof CreateLinkBodySchema>;
+/** The fields `links.update` changes; only those sent change. */
+export type LinkChanges = z.input<typeof UpdateLinkBodySchema>;
+/** `links.update`: the link (`lnk_` id or `ext_` + external id) and its changes. */
+export type LinkUpdate = LinkChanges & { id: string };
+export type LinkListQuery = z.input<typeof ListLinksQuerySchema>;
+export type TagInput = z.input<typeof CreateTagBodySchema>;
+export type TagChanges = z.input<typeof UpdateTagBodySchema>;
+/** `tags.update`: the tag id and its new name and/or colour. */
+export type TagUpdate = TagChanges & { id: string };
+export type StatsQuery = z.input<typeof StatsQuerySchema>;
+
+export type Link = z.output<typeof LinkSchema>;
+export type UpsertedLink = z.output<typeof UpsertedLinkSchema>;
+export type LinkPage = z.output<typeof LinkPageSchema>;
+export type Tag = z.output<typeof TagSchema>;
+export type TagList = z.output<typeof TagListSchema>;
+export type TagSummary = Link['tags'][number];
+export type TagColor = Tag['color'];
+export type LinkStats = z.output<typeof LinkStatsSchema>;
+export type GroupStats = z.output<typeof GroupStatsSchema>;
+export type StatsInterval = LinkStats['interval'];

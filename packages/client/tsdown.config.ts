@@ -1,0 +1,18 @@
+import { defineConfig } from 'tsdown';
+
+/**
+ * The published package: ESM JavaScript and one bundled declaration file. The API's schemas
+ * (@shortlinks/contract, a devDependency, so bundled) are inlined, so nothing unpublished is needed by a user;
+ * @trpc/client and zod (for the schema-derived types) stay dependencies.
+ */
+export default defineConfig({
+  entry: ['src/index.ts'],
+  format: 'esm',
+  platform: 'neutral',
+  target: 'es2022',
+  // eager: declarations come from the TypeScript compiler over the whole program, which the
+  // contract's inferred Zod types need.
+  dts: { eager: true },
+  sourcemap: true,
+  clean: true,
+});
