@@ -1,6 +1,6 @@
 /** @jsxRuntime automatic @jsxImportSource react */ // Parcel cannot read the React version from "catalog:" (docs/extension.md).
 import './ui/theme.css';
-import type { Link, ShortlinksClient } from '@shortlinks/client';
+import type { Link } from '@shortlinks/client';
 import type { TagSummary } from '@shortlinks/contract';
 import { useEffect, useState } from 'react';
 import { copyText } from './lib/clipboard.ts';
@@ -10,8 +10,10 @@ import { loadShortOrigins } from './lib/settings.ts';
 import { shortenPage } from './lib/shorten.ts';
 import { whyNotShortenable } from './lib/shortenable.ts';
 import { ConnectFirst } from './ui/ConnectFirst.tsx';
+import { ExtensionShortlinksProvider } from './ui/ExtensionShortlinksProvider.tsx';
 import { LinkForm } from './ui/LinkForm.tsx';
 import { QrCode } from './ui/QrCode.tsx';
+import { useShortlinks } from './ui/ShortlinksProvider.tsx';
 import { useClient } from './ui/useSettings.ts';
 
 type PopupState =
@@ -38,12 +40,17 @@ export default function Popup() {
       </header>
       {connection === undefined ? <div className="spinner" /> : null}
       {connection === null ? <ConnectFirst /> : null}
-      {connection ? <ShortenCurrentTab client={connection.client} serverUrl={connection.settings.serverUrl} /> : null}
+      {connection ? (
+        <ExtensionShortlinksProvider client={connection.client}>
+          <ShortenCurrentTab serverUrl={connection.settings.serverUrl} />
+        </ExtensionShortlinksProvider>
+      ) : null}
     </main>
   );
 }
 
-function ShortenCurrentTab({ client, serverUrl }: { client: ShortlinksClient; serverUrl: string }) {
+function ShortenCurrentTab({ serverUrl }: { serverUrl: string }) {
+  const { client } = useShortlinks();
   const [state, setState] = useState<PopupState>({ kind: 'working' });
 
   useEffect(() => {
@@ -111,7 +118,6 @@ function ShortenCurrentTab({ client, serverUrl }: { client: ShortlinksClient; se
       </section>
       <LinkForm
         key={link.id}
-        client={client}
         link={link}
         fresh={state.fresh}
         tags={state.tags}

@@ -1,10 +1,10 @@
 // @vitest-environment happy-dom
 import { type Link, type ShortlinksClient, ShortlinksError } from '@shortlinks/client';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import type { ReactNode } from 'react';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { LinkForm } from './LinkForm.tsx';
-
-vi.mock('../lib/settings.ts', () => ({ rememberShortUrl: async () => undefined, rememberTitle: async () => undefined }));
+import { ShortlinksProvider } from './ShortlinksProvider.tsx';
 
 const link: Link = {
   id: 'lnk_1',
@@ -28,12 +28,15 @@ function failingClient(error: ShortlinksError) {
   return { client, calls };
 }
 
+/** Renders `ui` as an app does: below a provider that holds the client. */
+const renderWith = (client: ShortlinksClient, ui: ReactNode) => render(<ShortlinksProvider client={client}>{ui}</ShortlinksProvider>);
+
 afterEach(cleanup);
 
 describe('LinkForm', () => {
   test('a taken slug is shown under the slug box and marks it invalid', async () => {
     const { client, calls } = failingClient(new ShortlinksError('SLUG_TAKEN', 'slug is taken', 409, 'slug'));
-    render(<LinkForm client={client} link={link} fresh tags={[]} onSaved={() => undefined} />);
+    renderWith(client, <LinkForm link={link} fresh tags={[]} onSaved={() => undefined} />);
     fireEvent.change(screen.getByLabelText('Slug'), { target: { value: 'spring' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     const message = await screen.findByText('This slug is already taken. Choose another one.');
@@ -44,13 +47,13 @@ describe('LinkForm', () => {
 
   test('the slug of an existing link is read-only', () => {
     const { client } = failingClient(new ShortlinksError('INTERNAL_ERROR', 'x', 500));
-    render(<LinkForm client={client} link={link} fresh={false} tags={[]} onSaved={() => undefined} />);
+    renderWith(client, <LinkForm link={link} fresh={false} tags={[]} onSaved={() => undefined} />);
     expect(screen.getByLabelText('Slug').hasAttribute('readonly')).toBe(true);
   });
 
   test('a fallback address without an expiry is refused at its field without a request', async () => {
     const { client, calls } = failingClient(new ShortlinksError('INTERNAL_ERROR', 'x', 500));
-    render(<LinkForm client={client} link={link} fresh={false} tags={[]} onSaved={() => undefined} />);
+    renderWith(client, <LinkForm link={link} fresh={false} tags={[]} onSaved={() => undefined} />);
     fireEvent.change(screen.getByLabelText('Then redirect to'), { target: { value: 'https://example.com/over' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await screen.findByText(/needs an expiry/);
@@ -68,7 +71,7 @@ describe('LinkForm', () => {
       },
     } as unknown as ShortlinksClient;
     const onSaved = vi.fn();
-    render(<LinkForm client={client} link={link} fresh={false} tags={[{ id: 'tag_1', name: 'Work', color: 'cyan' }]} onSaved={onSaved} />);
+    renderWith(client, <LinkForm link={link} fresh={false} tags={[{ id: 'tag_1', name: 'Work', color: 'cyan' }]} onSaved={onSaved} />);
     fireEvent.click(screen.getByRole('button', { name: '+ Work' }));
     fireEvent.change(screen.getByLabelText('Tags'), { target: { value: 'Later' } });
     fireEvent.keyDown(screen.getByLabelText('Tags'), { key: 'Enter' });

@@ -1,11 +1,12 @@
 /** @jsxRuntime automatic @jsxImportSource react */ // Parcel cannot read the React version from "catalog:" (docs/extension.md).
-import type { Link, ShortlinksClient } from '@shortlinks/client';
+import type { Link } from '@shortlinks/client';
 import type { TagSummary } from '@shortlinks/contract';
 import { type FormEvent, useState } from 'react';
 import { type FormError, formErrorOf, type LinkFormField } from '../lib/field-errors.ts';
 import { draftOf, type LinkDraft, UTM_KEYS } from '../lib/link-draft.ts';
-import { saveDraft } from '../lib/shorten.ts';
+import { saveDraft } from '../lib/save-draft.ts';
 import { Field } from './Field.tsx';
+import { useShortlinks } from './ShortlinksProvider.tsx';
 import { TagPicker } from './TagPicker.tsx';
 
 const isFormError = (value: unknown): value is FormError =>
@@ -16,14 +17,12 @@ const isFormError = (value: unknown): value is FormError =>
  * tags, UTM, expiry with fallback, comments. Every error is shown at its field.
  */
 export function LinkForm({
-  client,
   link,
   fresh,
   tags,
   onSaved,
   onCancel,
 }: {
-  client: ShortlinksClient;
   link: Link;
   /** Created by this popup just now: its slug may still be chosen. */
   fresh: boolean;
@@ -31,6 +30,7 @@ export function LinkForm({
   onSaved: (link: Link) => void;
   onCancel?: () => void;
 }) {
+  const host = useShortlinks();
   const [draft, setDraft] = useState<LinkDraft>(() => draftOf(link));
   const [error, setError] = useState<FormError>();
   const [saving, setSaving] = useState(false);
@@ -46,7 +46,7 @@ export function LinkForm({
     setSaving(true);
     setError(undefined);
     try {
-      const result = await saveDraft(client, link, draft, fresh);
+      const result = await saveDraft(host.client, link, draft, fresh, host);
       setSaved(true);
       onSaved(result);
     } catch (caught) {
