@@ -1,19 +1,18 @@
 /** @jsxRuntime automatic @jsxImportSource react */ // Parcel cannot read the React version from "catalog:" (docs/extension.md).
-import './ui/theme.css';
+import '@shortlinks/ui/theme.css';
 import type { Link } from '@shortlinks/client';
 import type { TagSummary } from '@shortlinks/contract';
+import { LinkForm, useShortlinks } from '@shortlinks/ui';
+import { formErrorOf } from '@shortlinks/ui/errors';
+import { QrCode } from '@shortlinks/ui/qr-code';
 import { useEffect, useState } from 'react';
 import { copyText } from './lib/clipboard.ts';
 import { findCurrentTab } from './lib/current-tab.ts';
-import { formErrorOf } from './lib/field-errors.ts';
 import { loadShortOrigins } from './lib/settings.ts';
 import { shortenPage } from './lib/shorten.ts';
 import { whyNotShortenable } from './lib/shortenable.ts';
 import { ConnectFirst } from './ui/ConnectFirst.tsx';
 import { ExtensionShortlinksProvider } from './ui/ExtensionShortlinksProvider.tsx';
-import { LinkForm } from './ui/LinkForm.tsx';
-import { QrCode } from './ui/QrCode.tsx';
-import { useShortlinks } from './ui/ShortlinksProvider.tsx';
 import { useClient } from './ui/useSettings.ts';
 
 type PopupState =

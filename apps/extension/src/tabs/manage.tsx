@@ -1,14 +1,11 @@
 /** @jsxRuntime automatic @jsxImportSource react */ // Parcel cannot read the React version from "catalog:" (docs/extension.md).
-import '../ui/theme.css';
+import '@shortlinks/ui/theme.css';
 import type { TagList } from '@shortlinks/client';
+import { LinksView, PlanUsage, TagManager, useShortlinks } from '@shortlinks/ui';
+import { formErrorOf } from '@shortlinks/ui/errors';
 import { useCallback, useEffect, useState } from 'react';
-import { formErrorOf } from '../lib/field-errors.ts';
-import { LinksView } from '../manage/LinksView.tsx';
-import { PlanUsage } from '../manage/PlanUsage.tsx';
-import { TagManager } from '../manage/TagManager.tsx';
 import { ConnectFirst } from '../ui/ConnectFirst.tsx';
 import { ExtensionShortlinksProvider } from '../ui/ExtensionShortlinksProvider.tsx';
-import { useShortlinks } from '../ui/ShortlinksProvider.tsx';
 import { useClient } from '../ui/useSettings.ts';
 
 /** The manage page (an extension tab): links and tags of the account, and the plan's usage. */

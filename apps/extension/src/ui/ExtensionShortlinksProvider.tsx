@@ -1,9 +1,9 @@
 /** @jsxRuntime automatic @jsxImportSource react */ // Parcel cannot read the React version from "catalog:" (docs/extension.md).
 import type { Link, ShortlinksClient } from '@shortlinks/client';
+import { ShortlinksProvider } from '@shortlinks/ui';
 import type { ReactNode } from 'react';
 import { copyText } from '../lib/clipboard.ts';
 import { rememberShortUrl, rememberTitle } from '../lib/settings.ts';
-import { ShortlinksProvider } from './ShortlinksProvider.tsx';
 
 // Module-level, so the provider's value keeps its identity across renders.
 const rememberShortDomain = (link: Link) => rememberShortUrl(link.short_url);

@@ -2,11 +2,11 @@
 import type { Tag } from '@shortlinks/client';
 import type { TagColor } from '@shortlinks/contract';
 import { type FormEvent, useState } from 'react';
-import { tagErrorOf } from '../lib/tag-errors.ts';
-import { ColourPicker } from '../ui/ColourPicker.tsx';
-import { Field } from '../ui/Field.tsx';
-import { useShortlinks } from '../ui/ShortlinksProvider.tsx';
-import { TagChip } from '../ui/TagChip.tsx';
+import { Field } from '../Field.tsx';
+import { useShortlinks } from '../ShortlinksProvider.tsx';
+import { ColourPicker } from './ColourPicker.tsx';
+import { TagChip } from './TagChip.tsx';
+import { tagErrorOf } from './tag-errors.ts';
 
 /** Create, rename, recolour and delete tags, with how many links carry each. */
 export function TagManager({ tags, onChanged }: { tags: Tag[]; onChanged: () => void }) {

@@ -2,12 +2,12 @@
 import type { Link } from '@shortlinks/client';
 import type { TagSummary } from '@shortlinks/contract';
 import { type FormEvent, useState } from 'react';
-import { type FormError, formErrorOf, type LinkFormField } from '../lib/field-errors.ts';
-import { draftOf, type LinkDraft, UTM_KEYS } from '../lib/link-draft.ts';
-import { saveDraft } from '../lib/save-draft.ts';
-import { Field } from './Field.tsx';
-import { useShortlinks } from './ShortlinksProvider.tsx';
-import { TagPicker } from './TagPicker.tsx';
+import { Field } from '../Field.tsx';
+import { useShortlinks } from '../ShortlinksProvider.tsx';
+import { TagPicker } from '../tags/TagPicker.tsx';
+import { type FormError, formErrorOf, type LinkFormField } from './field-errors.ts';
+import { draftOf, type LinkDraft, UTM_KEYS } from './link-draft.ts';
+import { saveDraft } from './save-draft.ts';
 
 const isFormError = (value: unknown): value is FormError =>
   typeof value === 'object' && value !== null && 'field' in value && 'message' in value && !(value instanceof Error);

@@ -2,10 +2,10 @@
 import type { Link } from '@shortlinks/client';
 import type { TagSummary } from '@shortlinks/contract';
 import { useState } from 'react';
-import { formErrorOf } from '../lib/field-errors.ts';
-import { LinkForm } from '../ui/LinkForm.tsx';
-import { useShortlinks } from '../ui/ShortlinksProvider.tsx';
-import { TagChip } from '../ui/TagChip.tsx';
+import { useShortlinks } from '../ShortlinksProvider.tsx';
+import { TagChip } from '../tags/TagChip.tsx';
+import { formErrorOf } from './field-errors.ts';
+import { LinkForm } from './LinkForm.tsx';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 

@@ -1,8 +1,8 @@
 /** @jsxRuntime automatic @jsxImportSource react */ // Parcel cannot read the React version from "catalog:" (docs/extension.md).
 import type { Link, Tag } from '@shortlinks/client';
 import { type ReactNode, useEffect, useState } from 'react';
-import { formErrorOf } from '../lib/field-errors.ts';
-import { useShortlinks } from '../ui/ShortlinksProvider.tsx';
+import { useShortlinks } from '../ShortlinksProvider.tsx';
+import { formErrorOf } from './field-errors.ts';
 import { LinkRow } from './LinkRow.tsx';
 import { fetchAllLinks, matchesSearch, pageCount, pageOf } from './link-search.ts';
 

@@ -3,8 +3,8 @@ import { type Link, type ShortlinksClient, ShortlinksError } from '@shortlinks/c
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, test, vi } from 'vitest';
+import { ShortlinksProvider } from '../ShortlinksProvider.tsx';
 import { LinkForm } from './LinkForm.tsx';
-import { ShortlinksProvider } from './ShortlinksProvider.tsx';
 
 const link: Link = {
   id: 'lnk_1',
