@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { type Link, type ShortlinksClient, ShortlinksError } from '@shortlinks/client';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import type { ReactNode } from 'react';
+import type { ComponentProps, ReactNode } from 'react';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { ShortlinksProvider } from '../ShortlinksProvider.tsx';
 import { LinkForm } from './LinkForm.tsx';
@@ -28,8 +28,38 @@ function failingClient(error: ShortlinksError) {
   return { client, calls };
 }
 
-/** Renders `ui` as an app does: below a provider that holds the client. */
-const renderWith = (client: ShortlinksClient, ui: ReactNode) => render(<ShortlinksProvider client={client}>{ui}</ShortlinksProvider>);
+/** Renders `ui` as an app does: below a provider that holds the client (and what else the host gives). */
+const renderWith = (
+  client: ShortlinksClient,
+  ui: ReactNode,
+  host: Omit<ComponentProps<typeof ShortlinksProvider>, 'client' | 'children'> = {},
+) =>
+  render(
+    <ShortlinksProvider client={client} {...host}>
+      {ui}
+    </ShortlinksProvider>,
+  );
+
+/** A client that saves what it is sent, recording every call by name. */
+function savingClient() {
+  const calls: [string, unknown][] = [];
+  const client = {
+    links: {
+      update: async (input: { id: string; title?: string }) => {
+        calls.push(['update', input]);
+        return { ...link, ...input };
+      },
+      create: async (input: { slug: string; title: string }) => {
+        calls.push(['create', input]);
+        return { ...link, id: 'lnk_2', slug: input.slug, short_url: `https://sho.rt/${input.slug}`, title: input.title };
+      },
+      delete: async (id: string) => {
+        calls.push(['delete', id]);
+      },
+    },
+  } as unknown as ShortlinksClient;
+  return { client, calls };
+}
 
 afterEach(cleanup);
 
@@ -78,5 +108,39 @@ describe('LinkForm', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(onSaved).toHaveBeenCalled());
     expect(saved).toEqual([{ id: 'lnk_1', tag_names: ['Work', 'Later'] }]);
+  });
+
+  test('a title the person saved is told to the host, as the server stored it; other changes are not', async () => {
+    const { client } = savingClient();
+    const onTitleChosen = vi.fn();
+    const onSaved = vi.fn();
+    renderWith(client, <LinkForm link={link} fresh={false} tags={[]} onSaved={onSaved} />, { onTitleChosen });
+    fireEvent.change(screen.getByLabelText('Comments'), { target: { value: 'for the team' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(onSaved).toHaveBeenCalledTimes(1));
+    expect(onTitleChosen).not.toHaveBeenCalled();
+
+    fireEvent.change(screen.getByLabelText('Title'), { target: { value: 'My reading' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(onSaved).toHaveBeenCalledTimes(2));
+    expect(onTitleChosen).toHaveBeenCalledExactlyOnceWith(expect.objectContaining({ id: 'lnk_1', title: 'My reading' }));
+  });
+
+  test('a fresh link given its own slug is created anew, the random one deleted, and the host told of the new link', async () => {
+    const { client, calls } = savingClient();
+    const onLinkCreated = vi.fn();
+    const onTitleChosen = vi.fn();
+    const onSaved = vi.fn();
+    renderWith(client, <LinkForm link={link} fresh tags={[]} onSaved={onSaved} />, { onLinkCreated, onTitleChosen });
+    fireEvent.change(screen.getByLabelText('Slug'), { target: { value: 'spring' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(onSaved).toHaveBeenCalled());
+    expect(calls).toEqual([
+      ['create', expect.objectContaining({ slug: 'spring', destination_url: link.destination_url })],
+      ['delete', 'lnk_1'],
+    ]);
+    expect(onLinkCreated).toHaveBeenCalledExactlyOnceWith(expect.objectContaining({ id: 'lnk_2', short_url: 'https://sho.rt/spring' }));
+    // The page's title was kept, so there is no title of the person's own to remember.
+    expect(onTitleChosen).not.toHaveBeenCalled();
   });
 });
