@@ -13,7 +13,7 @@ const isFormError = (value: unknown): value is FormError =>
   typeof value === 'object' && value !== null && 'field' in value && 'message' in value && !(value instanceof Error);
 
 /**
- * The link editor of the popup and the manage page: title, slug (only on a link just created),
+ * The link editor (the extension's popup and manage page): title, slug (only on a link just created),
  * tags, UTM, expiry with fallback, comments. Every error is shown at its field.
  */
 export function LinkForm({
@@ -24,7 +24,7 @@ export function LinkForm({
   onCancel,
 }: {
   link: Link;
-  /** Created by this popup just now: its slug may still be chosen. */
+  /** Created a moment ago (by the extension's popup): its slug may still be chosen. */
   fresh: boolean;
   tags: TagSummary[];
   onSaved: (link: Link) => void;

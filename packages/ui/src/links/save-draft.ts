@@ -8,7 +8,7 @@ export interface SaveEvents {
 }
 
 /**
- * Saves the form. A new slug on a link just created (by the popup) is honoured by creating the
+ * Saves the form. A new slug on a link just created (by the extension's popup) is honoured by creating the
  * link again with that slug and then deleting the one with the random slug (a slug never changes
  * after creation); if the slug is refused, the first link stays as it was.
  */
