@@ -6,7 +6,13 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'apps/*/src/**/*.test.tsx', 'apps/*/test/**/*.test.ts'],
+    include: [
+      'packages/*/src/**/*.test.ts',
+      'packages/*/src/**/*.test.tsx',
+      'apps/*/src/**/*.test.ts',
+      'apps/*/src/**/*.test.tsx',
+      'apps/*/test/**/*.test.ts',
+    ],
     globalSetup: ['apps/server/test/global-setup.ts'],
     pool: 'forks',
     testTimeout: 30_000,

@@ -1,10 +1,10 @@
 /** @jsxRuntime automatic @jsxImportSource react */ // Parcel cannot read the React version from "catalog:" (docs/extension.md).
-import './ui/theme.css';
+import '@shortlinks/ui/theme.css';
+import { Field } from '@shortlinks/ui';
 import { type FormEvent, useEffect, useState } from 'react';
 import { type ConnectionReport, testConnection } from './lib/connection.ts';
 import { parseServerUrl } from './lib/server-url.ts';
 import { loadSettings, saveSettings } from './lib/settings.ts';
-import { Field } from './ui/Field.tsx';
 
 const limit = (value: number | null) => (value === null ? 'unlimited' : String(value));
 

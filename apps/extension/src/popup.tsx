@@ -1,17 +1,18 @@
 /** @jsxRuntime automatic @jsxImportSource react */ // Parcel cannot read the React version from "catalog:" (docs/extension.md).
-import './ui/theme.css';
-import type { Link, ShortlinksClient } from '@shortlinks/client';
+import '@shortlinks/ui/theme.css';
+import type { Link } from '@shortlinks/client';
 import type { TagSummary } from '@shortlinks/contract';
+import { LinkForm, useShortlinks } from '@shortlinks/ui';
+import { formErrorOf } from '@shortlinks/ui/errors';
+import { QrCode } from '@shortlinks/ui/qr-code';
 import { useEffect, useState } from 'react';
 import { copyText } from './lib/clipboard.ts';
 import { findCurrentTab } from './lib/current-tab.ts';
-import { formErrorOf } from './lib/field-errors.ts';
 import { loadShortOrigins } from './lib/settings.ts';
 import { shortenPage } from './lib/shorten.ts';
 import { whyNotShortenable } from './lib/shortenable.ts';
 import { ConnectFirst } from './ui/ConnectFirst.tsx';
-import { LinkForm } from './ui/LinkForm.tsx';
-import { QrCode } from './ui/QrCode.tsx';
+import { ExtensionShortlinksProvider } from './ui/ExtensionShortlinksProvider.tsx';
 import { useClient } from './ui/useSettings.ts';
 
 type PopupState =
@@ -38,12 +39,17 @@ export default function Popup() {
       </header>
       {connection === undefined ? <div className="spinner" /> : null}
       {connection === null ? <ConnectFirst /> : null}
-      {connection ? <ShortenCurrentTab client={connection.client} serverUrl={connection.settings.serverUrl} /> : null}
+      {connection ? (
+        <ExtensionShortlinksProvider client={connection.client}>
+          <ShortenCurrentTab serverUrl={connection.settings.serverUrl} />
+        </ExtensionShortlinksProvider>
+      ) : null}
     </main>
   );
 }
 
-function ShortenCurrentTab({ client, serverUrl }: { client: ShortlinksClient; serverUrl: string }) {
+function ShortenCurrentTab({ serverUrl }: { serverUrl: string }) {
+  const { client } = useShortlinks();
   const [state, setState] = useState<PopupState>({ kind: 'working' });
 
   useEffect(() => {
@@ -111,7 +117,6 @@ function ShortenCurrentTab({ client, serverUrl }: { client: ShortlinksClient; se
       </section>
       <LinkForm
         key={link.id}
-        client={client}
         link={link}
         fresh={state.fresh}
         tags={state.tags}

@@ -1,5 +1,5 @@
+import { formErrorOf } from '@shortlinks/ui/errors';
 import { clientFor } from './connection.ts';
-import { formErrorOf } from './field-errors.ts';
 import { loadSettings, loadShortOrigins } from './settings.ts';
 import { shortenPage } from './shorten.ts';
 import { whyNotShortenable } from './shortenable.ts';

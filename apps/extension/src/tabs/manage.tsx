@@ -1,12 +1,11 @@
 /** @jsxRuntime automatic @jsxImportSource react */ // Parcel cannot read the React version from "catalog:" (docs/extension.md).
-import '../ui/theme.css';
-import type { ShortlinksClient, TagList } from '@shortlinks/client';
+import '@shortlinks/ui/theme.css';
+import type { TagList } from '@shortlinks/client';
+import { LinksView, PlanUsage, TagManager, useShortlinks } from '@shortlinks/ui';
+import { formErrorOf } from '@shortlinks/ui/errors';
 import { useCallback, useEffect, useState } from 'react';
-import { formErrorOf } from '../lib/field-errors.ts';
-import { LinksView } from '../manage/LinksView.tsx';
-import { PlanUsage } from '../manage/PlanUsage.tsx';
-import { TagManager } from '../manage/TagManager.tsx';
 import { ConnectFirst } from '../ui/ConnectFirst.tsx';
+import { ExtensionShortlinksProvider } from '../ui/ExtensionShortlinksProvider.tsx';
 import { useClient } from '../ui/useSettings.ts';
 
 /** The manage page (an extension tab): links and tags of the account, and the plan's usage. */
@@ -24,13 +23,18 @@ export default function Manage() {
       <main className="manage-main">
         {connection === undefined ? <div className="spinner" role="status" aria-label="Loading" /> : null}
         {connection === null ? <ConnectFirst /> : null}
-        {connection ? <Account client={connection.client} /> : null}
+        {connection ? (
+          <ExtensionShortlinksProvider client={connection.client}>
+            <Account />
+          </ExtensionShortlinksProvider>
+        ) : null}
       </main>
     </>
   );
 }
 
-function Account({ client }: { client: ShortlinksClient }) {
+function Account() {
+  const { client } = useShortlinks();
   const [view, setView] = useState<'links' | 'tags'>('links');
   const [version, setVersion] = useState(0);
   const [tags, setTags] = useState<TagList>();
@@ -89,8 +93,15 @@ function Account({ client }: { client: ShortlinksClient }) {
         ))}
       </div>
       <div role="tabpanel" id={`panel-${view}`} aria-labelledby={`tab-${view}`}>
-        {view === 'links' ? <LinksView client={client} tags={tags?.tags ?? []} version={version} onChanged={changed} /> : null}
-        {view === 'tags' && tags ? <TagManager client={client} tags={tags.tags} onChanged={changed} /> : null}
+        {view === 'links' ? (
+          <LinksView
+            tags={tags?.tags ?? []}
+            version={version}
+            onChanged={changed}
+            emptyHint="No links yet. Open a page and click the Shortlinks button to shorten it."
+          />
+        ) : null}
+        {view === 'tags' && tags ? <TagManager tags={tags.tags} onChanged={changed} /> : null}
       </div>
     </>
   );

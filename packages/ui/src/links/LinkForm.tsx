@@ -1,36 +1,36 @@
 /** @jsxRuntime automatic @jsxImportSource react */ // Parcel cannot read the React version from "catalog:" (docs/extension.md).
-import type { Link, ShortlinksClient } from '@shortlinks/client';
+import type { Link } from '@shortlinks/client';
 import type { TagSummary } from '@shortlinks/contract';
 import { type FormEvent, useState } from 'react';
-import { type FormError, formErrorOf, type LinkFormField } from '../lib/field-errors.ts';
-import { draftOf, type LinkDraft, UTM_KEYS } from '../lib/link-draft.ts';
-import { saveDraft } from '../lib/shorten.ts';
-import { Field } from './Field.tsx';
-import { TagPicker } from './TagPicker.tsx';
+import { Field } from '../Field.tsx';
+import { useShortlinks } from '../ShortlinksProvider.tsx';
+import { TagPicker } from '../tags/TagPicker.tsx';
+import { type FormError, formErrorOf, type LinkFormField } from './field-errors.ts';
+import { draftOf, type LinkDraft, UTM_KEYS } from './link-draft.ts';
+import { saveDraft } from './save-draft.ts';
 
 const isFormError = (value: unknown): value is FormError =>
   typeof value === 'object' && value !== null && 'field' in value && 'message' in value && !(value instanceof Error);
 
 /**
- * The link editor of the popup and the manage page: title, slug (only on a link just created),
+ * The link editor (the extension's popup and manage page): title, slug (only on a link just created),
  * tags, UTM, expiry with fallback, comments. Every error is shown at its field.
  */
 export function LinkForm({
-  client,
   link,
   fresh,
   tags,
   onSaved,
   onCancel,
 }: {
-  client: ShortlinksClient;
   link: Link;
-  /** Created by this popup just now: its slug may still be chosen. */
+  /** Created a moment ago (by the extension's popup): its slug may still be chosen. */
   fresh: boolean;
   tags: TagSummary[];
   onSaved: (link: Link) => void;
   onCancel?: () => void;
 }) {
+  const host = useShortlinks();
   const [draft, setDraft] = useState<LinkDraft>(() => draftOf(link));
   const [error, setError] = useState<FormError>();
   const [saving, setSaving] = useState(false);
@@ -46,7 +46,7 @@ export function LinkForm({
     setSaving(true);
     setError(undefined);
     try {
-      const result = await saveDraft(client, link, draft, fresh);
+      const result = await saveDraft(host.client, link, draft, fresh, host);
       setSaved(true);
       onSaved(result);
     } catch (caught) {

@@ -2,7 +2,7 @@ import type { Link, ShortlinksClient } from '@shortlinks/client';
 
 /**
  * True when the link's title, destination, slug or short URL contains every word of the query,
- * ignoring case. The API has no search parameter, so the manage page searches the links it has
+ * ignoring case. The API has no search parameter, so the link list searches the links it has
  * fetched (docs/extension.md).
  */
 export function matchesSearch(link: Link, query: string): boolean {

@@ -1,14 +1,16 @@
 /** @jsxRuntime automatic @jsxImportSource react */ // Parcel cannot read the React version from "catalog:" (docs/extension.md).
-import type { ShortlinksClient, Tag } from '@shortlinks/client';
+import type { Tag } from '@shortlinks/client';
 import type { TagColor } from '@shortlinks/contract';
 import { type FormEvent, useState } from 'react';
-import { tagErrorOf } from '../lib/tag-errors.ts';
-import { ColourPicker } from '../ui/ColourPicker.tsx';
-import { Field } from '../ui/Field.tsx';
-import { TagChip } from '../ui/TagChip.tsx';
+import { Field } from '../Field.tsx';
+import { useShortlinks } from '../ShortlinksProvider.tsx';
+import { ColourPicker } from './ColourPicker.tsx';
+import { TagChip } from './TagChip.tsx';
+import { tagErrorOf } from './tag-errors.ts';
 
 /** Create, rename, recolour and delete tags, with how many links carry each. */
-export function TagManager({ client, tags, onChanged }: { client: ShortlinksClient; tags: Tag[]; onChanged: () => void }) {
+export function TagManager({ tags, onChanged }: { tags: Tag[]; onChanged: () => void }) {
+  const { client } = useShortlinks();
   const [name, setName] = useState('');
   const [color, setColor] = useState<TagColor>('indigo');
   const [error, setError] = useState<{ name?: string; form?: string }>({});
@@ -61,7 +63,7 @@ export function TagManager({ client, tags, onChanged }: { client: ShortlinksClie
           </thead>
           <tbody>
             {tags.map((tag) => (
-              <TagRow key={tag.id} client={client} tag={tag} onChanged={onChanged} />
+              <TagRow key={tag.id} tag={tag} onChanged={onChanged} />
             ))}
           </tbody>
         </table>
@@ -70,7 +72,8 @@ export function TagManager({ client, tags, onChanged }: { client: ShortlinksClie
   );
 }
 
-function TagRow({ client, tag, onChanged }: { client: ShortlinksClient; tag: Tag; onChanged: () => void }) {
+function TagRow({ tag, onChanged }: { tag: Tag; onChanged: () => void }) {
+  const { client } = useShortlinks();
   const [name, setName] = useState(tag.name);
   const [error, setError] = useState<{ name?: string; form?: string }>({});
   const [confirming, setConfirming] = useState(false);

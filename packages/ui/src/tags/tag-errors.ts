@@ -1,5 +1,5 @@
 import { ShortlinksError } from '@shortlinks/client';
-import { formErrorOf, humanise } from './field-errors.ts';
+import { formErrorOf, humanise } from '../links/field-errors.ts';
 
 /** A tag manager error in words: the name's problems shown at the name, the rest for the whole row. */
 export function tagErrorOf(error: unknown): { name?: string; form?: string } {

@@ -1,6 +1,6 @@
 /** @jsxRuntime automatic @jsxImportSource react */ // Parcel cannot read the React version from "catalog:" (docs/extension.md).
 import { useEffect, useState } from 'react';
-import { qrFileName, qrPngDataUrl, qrSvg } from '../lib/qr.ts';
+import { qrFileName, qrPngDataUrl, qrSvg } from './qr.ts';
 
 /** The QR code of a short URL, with downloads as PNG and SVG. */
 export function QrCode({ url, size = 112 }: { url: string; size?: number }) {

@@ -1,26 +1,17 @@
 /** @jsxRuntime automatic @jsxImportSource react */ // Parcel cannot read the React version from "catalog:" (docs/extension.md).
-import type { Link, ShortlinksClient } from '@shortlinks/client';
+import type { Link } from '@shortlinks/client';
 import type { TagSummary } from '@shortlinks/contract';
 import { useState } from 'react';
-import { copyText } from '../lib/clipboard.ts';
-import { formErrorOf } from '../lib/field-errors.ts';
-import { LinkForm } from '../ui/LinkForm.tsx';
-import { TagChip } from '../ui/TagChip.tsx';
+import { useShortlinks } from '../ShortlinksProvider.tsx';
+import { TagChip } from '../tags/TagChip.tsx';
+import { formErrorOf } from './field-errors.ts';
+import { LinkForm } from './LinkForm.tsx';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 
 /** One link of the list: what it is, its clicks, and its edit and delete actions. */
-export function LinkRow({
-  client,
-  link,
-  tags,
-  onChanged,
-}: {
-  client: ShortlinksClient;
-  link: Link;
-  tags: TagSummary[];
-  onChanged: () => void;
-}) {
+export function LinkRow({ link, tags, onChanged }: { link: Link; tags: TagSummary[]; onChanged: () => void }) {
+  const { client, copyText } = useShortlinks();
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [copied, setCopied] = useState(false);
@@ -104,7 +95,6 @@ export function LinkRow({
       {editing ? (
         <div className="link-edit">
           <LinkForm
-            client={client}
             link={link}
             fresh={false}
             tags={tags}

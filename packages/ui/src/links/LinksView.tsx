@@ -1,7 +1,8 @@
 /** @jsxRuntime automatic @jsxImportSource react */ // Parcel cannot read the React version from "catalog:" (docs/extension.md).
-import type { Link, ShortlinksClient, Tag } from '@shortlinks/client';
-import { useEffect, useState } from 'react';
-import { formErrorOf } from '../lib/field-errors.ts';
+import type { Link, Tag } from '@shortlinks/client';
+import { type ReactNode, useEffect, useState } from 'react';
+import { useShortlinks } from '../ShortlinksProvider.tsx';
+import { formErrorOf } from './field-errors.ts';
 import { LinkRow } from './LinkRow.tsx';
 import { fetchAllLinks, matchesSearch, pageCount, pageOf } from './link-search.ts';
 
@@ -14,17 +15,19 @@ interface Listing {
 
 /** The account's links, newest first: paginated, filtered by tag, searched; each editable and deletable. */
 export function LinksView({
-  client,
   tags,
   version,
   onChanged,
+  emptyHint = 'No links yet.',
 }: {
-  client: ShortlinksClient;
   tags: Tag[];
   /** Bumped by the page whenever links or tags changed, to fetch again. */
   version: number;
   onChanged: () => void;
+  /** Shown when the account has no links at all: where this app's people make their first one. */
+  emptyHint?: ReactNode;
 }) {
+  const { client } = useShortlinks();
   const [query, setQuery] = useState('');
   const [tagId, setTagId] = useState('');
   const [page, setPage] = useState(1);
@@ -110,15 +113,11 @@ export function LinksView({
           <div className="spinner" style={{ margin: '0 auto' }} role="status" aria-label="Loading links" />
         </div>
       ) : null}
-      {listing && listing.links.length === 0 ? (
-        <div className="empty">
-          {query || tagId ? 'No links match.' : 'No links yet. Open a page and click the Shortlinks button to shorten it.'}
-        </div>
-      ) : null}
+      {listing && listing.links.length === 0 ? <div className="empty">{query || tagId ? 'No links match.' : emptyHint}</div> : null}
       {listing && listing.links.length > 0 ? (
         <ul className="link-list">
           {listing.links.map((link) => (
-            <LinkRow key={link.id} client={client} link={link} tags={tags} onChanged={onChanged} />
+            <LinkRow key={link.id} link={link} tags={tags} onChanged={onChanged} />
           ))}
         </ul>
       ) : null}

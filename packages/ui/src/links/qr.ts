@@ -2,7 +2,7 @@ import QRCode from 'qrcode';
 
 const OPTIONS = { errorCorrectionLevel: 'M', margin: 2, color: { dark: '#111827', light: '#ffffff' } } as const;
 
-/** The QR code of a short URL as an SVG document (shown in the popup and offered for download). */
+/** The QR code of a short URL as an SVG document (shown, and offered for download). */
 export function qrSvg(text: string): Promise<string> {
   return QRCode.toString(text, { ...OPTIONS, type: 'svg' });
 }

@@ -1,0 +1,146 @@
+// @vitest-environment happy-dom
+import { type Link, type ShortlinksClient, ShortlinksError } from '@shortlinks/client';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import type { ComponentProps, ReactNode } from 'react';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { ShortlinksProvider } from '../ShortlinksProvider.tsx';
+import { LinkForm } from './LinkForm.tsx';
+
+const link: Link = {
+  id: 'lnk_1',
+  short_url: 'https://sho.rt/abc123',
+  destination_url: 'https://example.com/read',
+  title: 'Read me',
+  slug: 'abc123',
+  tags: [],
+  click_count: 0,
+  created_at: 0,
+};
+
+/** A client whose every call fails with `error`, recording what was asked. */
+function failingClient(error: ShortlinksError) {
+  const calls: unknown[] = [];
+  const fail = async (input: unknown) => {
+    calls.push(input);
+    throw error;
+  };
+  const client = { links: { create: fail, update: fail, delete: fail } } as unknown as ShortlinksClient;
+  return { client, calls };
+}
+
+/** Renders `ui` as an app does: below a provider that holds the client (and what else the host gives). */
+const renderWith = (
+  client: ShortlinksClient,
+  ui: ReactNode,
+  host: Omit<ComponentProps<typeof ShortlinksProvider>, 'client' | 'children'> = {},
+) =>
+  render(
+    <ShortlinksProvider client={client} {...host}>
+      {ui}
+    </ShortlinksProvider>,
+  );
+
+/** A client that saves what it is sent, recording every call by name. */
+function savingClient() {
+  const calls: [string, unknown][] = [];
+  const client = {
+    links: {
+      update: async (input: { id: string; title?: string }) => {
+        calls.push(['update', input]);
+        return { ...link, ...input };
+      },
+      create: async (input: { slug: string; title: string }) => {
+        calls.push(['create', input]);
+        return { ...link, id: 'lnk_2', slug: input.slug, short_url: `https://sho.rt/${input.slug}`, title: input.title };
+      },
+      delete: async (id: string) => {
+        calls.push(['delete', id]);
+      },
+    },
+  } as unknown as ShortlinksClient;
+  return { client, calls };
+}
+
+afterEach(cleanup);
+
+describe('LinkForm', () => {
+  test('a taken slug is shown under the slug box and marks it invalid', async () => {
+    const { client, calls } = failingClient(new ShortlinksError('SLUG_TAKEN', 'slug is taken', 409, 'slug'));
+    renderWith(client, <LinkForm link={link} fresh tags={[]} onSaved={() => undefined} />);
+    fireEvent.change(screen.getByLabelText('Slug'), { target: { value: 'spring' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    const message = await screen.findByText('This slug is already taken. Choose another one.');
+    expect(message.id).toBe(screen.getByLabelText('Slug').getAttribute('aria-describedby'));
+    expect(screen.getByLabelText('Slug').getAttribute('aria-invalid')).toBe('true');
+    expect(calls).toEqual([expect.objectContaining({ slug: 'spring', destination_url: link.destination_url })]);
+  });
+
+  test('the slug of an existing link is read-only', () => {
+    const { client } = failingClient(new ShortlinksError('INTERNAL_ERROR', 'x', 500));
+    renderWith(client, <LinkForm link={link} fresh={false} tags={[]} onSaved={() => undefined} />);
+    expect(screen.getByLabelText('Slug').hasAttribute('readonly')).toBe(true);
+  });
+
+  test('a fallback address without an expiry is refused at its field without a request', async () => {
+    const { client, calls } = failingClient(new ShortlinksError('INTERNAL_ERROR', 'x', 500));
+    renderWith(client, <LinkForm link={link} fresh={false} tags={[]} onSaved={() => undefined} />);
+    fireEvent.change(screen.getByLabelText('Then redirect to'), { target: { value: 'https://example.com/over' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByText(/needs an expiry/);
+    expect(calls).toEqual([]);
+  });
+
+  test('tags are picked from the account’s tags or typed, and sent as names', async () => {
+    const saved: unknown[] = [];
+    const client = {
+      links: {
+        update: async (input: unknown) => {
+          saved.push(input);
+          return { ...link, tags: [] };
+        },
+      },
+    } as unknown as ShortlinksClient;
+    const onSaved = vi.fn();
+    renderWith(client, <LinkForm link={link} fresh={false} tags={[{ id: 'tag_1', name: 'Work', color: 'cyan' }]} onSaved={onSaved} />);
+    fireEvent.click(screen.getByRole('button', { name: '+ Work' }));
+    fireEvent.change(screen.getByLabelText('Tags'), { target: { value: 'Later' } });
+    fireEvent.keyDown(screen.getByLabelText('Tags'), { key: 'Enter' });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(onSaved).toHaveBeenCalled());
+    expect(saved).toEqual([{ id: 'lnk_1', tag_names: ['Work', 'Later'] }]);
+  });
+
+  test('a title the person saved is told to the host, as the server stored it; other changes are not', async () => {
+    const { client } = savingClient();
+    const onTitleChosen = vi.fn();
+    const onSaved = vi.fn();
+    renderWith(client, <LinkForm link={link} fresh={false} tags={[]} onSaved={onSaved} />, { onTitleChosen });
+    fireEvent.change(screen.getByLabelText('Comments'), { target: { value: 'for the team' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(onSaved).toHaveBeenCalledTimes(1));
+    expect(onTitleChosen).not.toHaveBeenCalled();
+
+    fireEvent.change(screen.getByLabelText('Title'), { target: { value: 'My reading' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(onSaved).toHaveBeenCalledTimes(2));
+    expect(onTitleChosen).toHaveBeenCalledExactlyOnceWith(expect.objectContaining({ id: 'lnk_1', title: 'My reading' }));
+  });
+
+  test('a fresh link given its own slug is created anew, the random one deleted, and the host told of the new link', async () => {
+    const { client, calls } = savingClient();
+    const onLinkCreated = vi.fn();
+    const onTitleChosen = vi.fn();
+    const onSaved = vi.fn();
+    renderWith(client, <LinkForm link={link} fresh tags={[]} onSaved={onSaved} />, { onLinkCreated, onTitleChosen });
+    fireEvent.change(screen.getByLabelText('Slug'), { target: { value: 'spring' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(onSaved).toHaveBeenCalled());
+    expect(calls).toEqual([
+      ['create', expect.objectContaining({ slug: 'spring', destination_url: link.destination_url })],
+      ['delete', 'lnk_1'],
+    ]);
+    expect(onLinkCreated).toHaveBeenCalledExactlyOnceWith(expect.objectContaining({ id: 'lnk_2', short_url: 'https://sho.rt/spring' }));
+    // The page's title was kept, so there is no title of the person's own to remember.
+    expect(onTitleChosen).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,48 @@
+// @vitest-environment happy-dom
+import type { Link, ShortlinksClient } from '@shortlinks/client';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, test } from 'vitest';
+import { ShortlinksProvider } from '../ShortlinksProvider.tsx';
+import { LinkRow } from './LinkRow.tsx';
+
+const link: Link = {
+  id: 'lnk_1',
+  short_url: 'https://sho.rt/abc123',
+  destination_url: 'https://example.com/read',
+  title: 'Read me',
+  slug: 'abc123',
+  tags: [],
+  click_count: 3,
+  created_at: 0,
+};
+
+afterEach(cleanup);
+
+/** Renders the row below a provider whose clipboard is `copyText`. */
+const renderRow = (copyText: (text: string) => Promise<boolean>) =>
+  render(
+    <ShortlinksProvider client={{} as ShortlinksClient} copyText={copyText}>
+      <LinkRow link={link} tags={[]} onChanged={() => undefined} />
+    </ShortlinksProvider>,
+  );
+
+describe('LinkRow', () => {
+  test('Copy goes through the host’s copyText and then says Copied', async () => {
+    const asked: string[] = [];
+    renderRow(async (text) => {
+      asked.push(text);
+      return true;
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Copy https://sho.rt/abc123' }));
+    expect(await screen.findByText('Copied')).toBeTruthy();
+    expect(asked).toEqual(['https://sho.rt/abc123']);
+  });
+
+  test('a copy the host could not make is not reported as copied', async () => {
+    let finish: (copied: boolean) => void = () => undefined;
+    renderRow(() => new Promise((resolve) => (finish = resolve)));
+    fireEvent.click(screen.getByRole('button', { name: 'Copy https://sho.rt/abc123' }));
+    await act(async () => finish(false));
+    expect(screen.getByRole('button', { name: 'Copy https://sho.rt/abc123' }).textContent).toBe('Copy');
+  });
+});
