@@ -142,6 +142,76 @@ describe('ids and text PostgreSQL cannot hold (NUL)', () => {
   });
 });
 
+describe('deeply nested JSON', () => {
+  const nested = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+  /** The issue's body: 60 KB, `utm` nested 30,000 levels deep. */
+  const deepBody = `{"title":"Deep","destination_url":"https://example.com/deep","utm":${nested(30_000)}}`;
+  /** The top-level object and 31 arrays inside it: 32 levels, the most a body may nest. */
+  const atTheLimit = `{"title":"Deep","destination_url":"https://example.com/deep","utm":${nested(31)}}`;
+  const trpcPost = (path: string, body: string) =>
+    fetch(`${server.origin}/trpc/${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${account.key}`, 'content-type': 'application/json' },
+      body,
+    });
+  const trpcError = async (response: Response) => ((await response.json()) as { error: { data: Record<string, unknown> } }).error.data;
+
+  test('REST: a 60 KB body nested 30,000 levels deep → 422 VALIDATION_ERROR on body, nothing saved', async () => {
+    expect(deepBody.length).toBeGreaterThan(60_000);
+    const before = await counts();
+    const response = await account.call('POST', '/links', deepBody);
+    expect(response.status).toBe(422);
+    expect(response.body).toEqual({ code: 'VALIDATION_ERROR', message: expect.stringContaining('32 levels'), field: 'body' });
+    expect(await counts()).toEqual(before);
+  });
+
+  test.each([
+    ['PATCH', '/tags/tag_x', `{"name":${nested(30_000)}}`],
+    ['POST', '/links/upsert', `{"title":${nested(5_000)},"destination_url":"https://example.com/deep"}`],
+  ])('REST: %s %s with a deeply nested field → 422 VALIDATION_ERROR on body', async (method, path, body) => {
+    const response = await account.call(method, path, body);
+    expect(response.status).toBe(422);
+    expect(response.body).toEqual({ code: 'VALIDATION_ERROR', message: expect.stringContaining('32 levels'), field: 'body' });
+  });
+
+  test('tRPC: the same body → 422 with appCode VALIDATION_ERROR on body, nothing saved', async () => {
+    const before = await counts();
+    const response = await trpcPost('links.create', deepBody);
+    expect(response.status).toBe(422);
+    expect(await trpcError(response)).toMatchObject({
+      appCode: 'VALIDATION_ERROR',
+      appMessage: expect.stringContaining('32 levels'),
+      field: 'body',
+    });
+    expect(await counts()).toEqual(before);
+  });
+
+  test('tRPC: a query input nested too deep → 422 with appCode VALIDATION_ERROR on input', async () => {
+    const input = encodeURIComponent(`{"id":${nested(2_000)}}`);
+    const response = await fetch(`${server.origin}/trpc/links.get?input=${input}`, { headers: { authorization: `Bearer ${account.key}` } });
+    expect(response.status).toBe(422);
+    expect(await trpcError(response)).toMatchObject({ appCode: 'VALIDATION_ERROR', field: 'input' });
+  });
+
+  test("a body nested exactly 32 levels is read: its answer is the schema's (utm must be an object), on both transports", async () => {
+    const before = await counts();
+    const rest = await account.call('POST', '/links', atTheLimit);
+    expect(rest.status).toBe(422);
+    expect(rest.body).toMatchObject({ code: 'VALIDATION_ERROR', field: 'utm' });
+    const trpc = await trpcPost('links.create', atTheLimit);
+    expect(trpc.status).toBe(422);
+    expect(await trpcError(trpc)).toMatchObject({ appCode: 'VALIDATION_ERROR', field: 'utm' });
+    expect(await counts()).toEqual(before);
+  });
+
+  test('brackets inside strings are text, not nesting: a title of 100 brackets is saved', async () => {
+    const title = `${'[{'.repeat(50)}\\"${']'.repeat(50)}`;
+    const response = await account.call('POST', '/links', { title, destination_url: 'https://example.com/brackets' });
+    expect(response.status).toBe(201);
+    expect(response.body.title).toBe(title);
+  });
+});
+
 describe('API keys in logs', () => {
   test('at debug level request headers are logged, with Authorization redacted: no key, valid or not, appears', async () => {
     const wrongKey = `slk_${'w'.repeat(43)}`;
