@@ -61,23 +61,24 @@ export function connectionOptions(
 export function capConnections(app: FastifyInstance, maxConnections: number): void {
   if (maxConnections <= 0) return;
   app.server.maxConnections = maxConnections;
-  let dropped = 0;
+  // Refused since the last warning.
+  let refused = 0;
   let warnedAt = Number.NEGATIVE_INFINITY;
   app.server.on('drop', () => {
-    dropped += 1;
+    refused += 1;
     const now = Date.now();
     if (now - warnedAt < 60_000) return;
-    app.log.warn({ dropped, maxConnections }, `refused connections over MAX_CONNECTIONS (${maxConnections})`);
+    app.log.warn({ refused, maxConnections }, `refused connections over MAX_CONNECTIONS (${maxConnections})`);
     warnedAt = now;
-    dropped = 0;
+    refused = 0;
   });
 }
 
 /**
- * An answer sent before the request's body has all arrived (a 401 or 429 from an onRequest hook,
- * a 413 from its Content-Length) closes the connection: Node would otherwise keep reading the rest
- * of the body, and on a body that never comes answer a second time, 408, once the request timeout
- * passes.
+ * An answer sent before the request's body has all arrived (a 401 or 429 from an onRequest hook)
+ * closes the connection: Node would otherwise keep reading the rest of the body, and on a body that
+ * never comes answer a second time, 408, once the request timeout passes. (Fastify's own 413 for a
+ * Content-Length over the limit closes it already.)
  */
 export function closeAfterUnreadBody(app: FastifyInstance): void {
   app.addHook('onSend', (request, reply, payload, done) => {

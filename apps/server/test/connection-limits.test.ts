@@ -108,14 +108,20 @@ describe('a request that does not arrive in time', () => {
     },
   );
 
-  test('answered before its body came (REST without a key: 401): the connection is closed at once, with no second answer', async () => {
-    const headers = { 'content-type': 'application/json', 'content-length': 100 };
-    const { received, elapsed, closedByServer } = await exchange(port, [{ send: head('POST', '/api/v1/links', headers) }]);
+  test.each([
+    ['REST without a key: 401', '/api/v1/links', {}, 'HTTP/1.1 401', 'UNAUTHORIZED'],
+    ['a Content-Length over 64 KiB: 413', '/api/v1/links', { withKey: true, length: 100_000 }, 'HTTP/1.1 413', 'PAYLOAD_TOO_LARGE'],
+    ['tRPC, a Content-Length over 64 KiB: 413', '/trpc/links.create', { withKey: true, length: 100_000 }, 'HTTP/1.1 413', undefined],
+  ])('answered before its body came (%s): the connection is closed at once, with no second answer', async (_, path, how, status, code) => {
+    const { withKey = false, length = 100 } = how as { withKey?: boolean; length?: number };
+    const headers: Record<string, string | number> = { 'content-type': 'application/json', 'content-length': length };
+    if (withKey) headers.authorization = `Bearer ${account.key}`;
+    const { received, elapsed, closedByServer } = await exchange(port, [{ send: head('POST', path, headers) }]);
 
     expect(closedByServer).toBe(true);
-    expect(statusLines(received)).toEqual(['HTTP/1.1 401']);
+    expect(statusLines(received)).toEqual([status]);
     expect(received).toMatch(/\r\nconnection: close\r\n/i);
-    expect(lastBody(received)).toEqual({ code: 'UNAUTHORIZED', message: expect.any(String) });
+    if (code) expect(lastBody(received)).toEqual({ code, message: expect.any(String) });
     expect(elapsed).toBeLessThan(LIMITS.requestMs);
   });
 
@@ -190,6 +196,26 @@ describe('what the timeouts leave alone', () => {
     expect(elapsed).toBeLessThan(LIMITS.idleMs + LATE_BY_AT_MOST);
     // The create itself goes on; let it end before the next test.
     await sleep(1_200);
+  });
+});
+
+describe('over the rate limit before the body came', () => {
+  let limited: TestServer;
+  beforeAll(async () => {
+    limited = await startTestServer({ connectionLimits: LIMITS, rateLimits: { anonymous: 1 } });
+  });
+  afterAll(() => limited.close());
+
+  test('429 closes the connection at once, as the 401 does', async () => {
+    const limitedPort = Number(new URL(limited.origin).port);
+    const stalled = head('POST', '/trpc/links.create', { 'content-type': 'application/json', 'content-length': 100 });
+    await exchange(limitedPort, [{ send: head('GET', '/api/v1/links', { connection: 'close' }) }]);
+
+    const { received, elapsed, closedByServer } = await exchange(limitedPort, [{ send: stalled }]);
+    expect(closedByServer).toBe(true);
+    expect(statusLines(received)).toEqual(['HTTP/1.1 429']);
+    expect(received).toMatch(/\r\nconnection: close\r\n/i);
+    expect(elapsed).toBeLessThan(LIMITS.requestMs);
   });
 });
 
