@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { FastifyHttpOptions, FastifyInstance } from 'fastify';
 
 /**
@@ -82,7 +82,17 @@ export function capConnections(app: FastifyInstance, maxConnections: number): vo
  */
 export function closeAfterUnreadBody(app: FastifyInstance): void {
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (!request.raw.complete) reply.header('connection', 'close');
+    if (!request.raw.complete && announcesBody(request.raw)) reply.header('connection', 'close');
     done(null, payload);
   });
+}
+
+/**
+ * Whether a request has a body at all. A request without one is not `complete` either while it is
+ * answered in the same turn as its headers arrive (a synchronous route), and must keep its
+ * connection.
+ */
+function announcesBody(request: IncomingMessage): boolean {
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }

@@ -172,6 +172,18 @@ describe('what the timeouts leave alone', () => {
     expect(statusLines(received)).toEqual(['HTTP/1.1 200', 'HTTP/1.1 200', 'HTTP/1.1 200']);
   });
 
+  test('keep-alive: requests without a body keep their connection, whichever part of the server answers them', async () => {
+    const paths = ['/api/v1/openapi.json', '/docs/', '/api/v1/no-such-path', '/trpc/tags.list?input=%7B%7D', '/healthz', '/no-such-slug'];
+    const steps = paths.map((path, i) => ({
+      after: i === 0 ? 0 : 150,
+      send: head('GET', path, { authorization: `Bearer ${account.key}` }),
+    }));
+    const { received, closedByServer } = await exchange(port, steps, paths.length * 150 + 500);
+    expect(closedByServer).toBe(false);
+    expect(statusLines(received)).toEqual(['HTTP/1.1 200', 'HTTP/1.1 200', 'HTTP/1.1 404', 'HTTP/1.1 200', 'HTTP/1.1 200', 'HTTP/1.1 404']);
+    expect(received).not.toMatch(/\r\nconnection: close\r\n/i);
+  });
+
   test('a later request on a kept-alive connection whose body never comes is timed from its own start', async () => {
     const get = head('GET', '/api/v1/tags', { authorization: `Bearer ${account.key}` });
     const stalled = head('POST', '/api/v1/links', {
