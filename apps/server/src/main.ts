@@ -35,6 +35,7 @@ const app = await buildServer({
   countryHeader: config.clickCountryHeader,
   rateLimits: { redirects: config.redirectRateLimit },
   trustProxy: config.trustProxy,
+  connectionLimits: config.connectionLimits,
 });
 warn = (message) => app.log.warn(message);
 
