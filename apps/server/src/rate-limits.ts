@@ -1,7 +1,7 @@
 import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit';
-import { ANONYMOUS_RATE_LIMIT, API_RATE_LIMITS, AppError, bearerToken, type Caller, type Services } from '@shortlinks/api';
+import { ANONYMOUS_RATE_LIMIT, API_RATE_LIMITS, AppError } from '@shortlinks/api';
 import type { Plan } from '@shortlinks/contract';
-import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 /** Rate limits of one server process (docs/security.md); every number is requests per window. */
 export interface RateLimitSettings {
@@ -21,13 +21,6 @@ export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
   windowMs: 60_000,
 };
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** Who the API key of the request belongs to; undefined when it has none or an invalid one. */
-    caller?: Caller | undefined;
-  }
-}
-
 /** Keys and addresses each limiter keeps counting at most; the least recently seen are forgotten first. */
 export const TRACKED_CLIENTS = 50_000;
 
@@ -45,8 +38,9 @@ function rateLimited(after: string, who: string): AppError {
 
 /**
  * Registers @fastify/rate-limit on the root instance, applying to no route by itself: the API
- * scopes (REST and tRPC) share one limiter through `apiRateLimit`, so a key's budget is the same
- * whichever transport it uses. Counters live in this process's memory (docs/security.md).
+ * scopes (REST and tRPC) share one limiter through `app.rateLimit()`, counted against the caller
+ * the authentication plugin found (or the client address without one), so a key's budget is the
+ * same whichever transport it uses. Counters live in this process's memory (docs/security.md).
  */
 export async function registerRateLimits(app: FastifyInstance, settings: RateLimitSettings): Promise<void> {
   await app.register(fastifyRateLimit, {
@@ -58,16 +52,4 @@ export async function registerRateLimits(app: FastifyInstance, settings: RateLim
     max: (request) => (request.caller ? settings.apiPerPlan[request.caller.plan] : settings.anonymous),
     errorResponseBuilder: (request, context) => rateLimited(context.after, request.caller ? 'for this API key' : 'from this address'),
   });
-}
-
-/**
- * The API's onRequest hooks, in order: find the caller of the request's key, then count the
- * request against that key (or the client IP without one). Before the body is read, so a caller
- * over its limit costs no parsing.
- */
-export function apiRateLimit(app: FastifyInstance, services: Services): onRequestAsyncHookHandler[] {
-  const identify: onRequestAsyncHookHandler = async (request: FastifyRequest) => {
-    request.caller = await services.apiKeys.authenticate(bearerToken(request.headers.authorization));
-  };
-  return [identify, app.rateLimit()];
 }

@@ -11,6 +11,7 @@ export {
   type UrlReputation,
 } from './domain/reputation.ts';
 export { AppError, toAppError, trpcErrorBody } from './errors.ts';
+export { everyProcedureMeta, procedureMeta, successStatus } from './procedure-meta.ts';
 export { agentClass, countryCode, describeAgent, referrerHost, type VisitorAgent } from './redirects/agent-class.ts';
 export { type ClickEvent, ClickRecorder, DEFAULT_CLICK_FLUSH_MS } from './redirects/click-recorder.ts';
 export type { RedirectOutcome } from './redirects/redirect-service.ts';
@@ -28,8 +29,7 @@ export { type AppRouter, appRouter } from './root.ts';
 export type { AccountView, NewAccount } from './services/account-service.ts';
 export { API_KEY_PREFIX, type ApiKeyView, type Caller } from './services/api-key-service.ts';
 export { createServices, type ServiceOptions, type Services } from './services/index.ts';
-export { successStatus } from './success-status.ts';
-export { bearerToken } from './trpc.ts';
+export type { Meta, SuccessStatus } from './trpc.ts';
 
 export type RouterInputs = inferRouterInputs<AppRouter>;
 export type RouterOutputs = inferRouterOutputs<AppRouter>;
