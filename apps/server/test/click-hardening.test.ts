@@ -292,6 +292,21 @@ describe('while the database is unreachable', () => {
     expect(log.at(-1)).toBe('clicks are written again, after 1 failed attempt');
   });
 
+  test('stopping while it is unreachable fails and says how many clicks are lost', async () => {
+    const link = await createLink(alice);
+    const log: string[] = [];
+    const recorder = new ClickRecorder(relayedOrm, { log: (message) => log.push(message) });
+    await recorder.flush(); // loads today's salt
+    await relay.shut();
+    try {
+      for (let i = 0; i < 2; i++) recorder.record(event(link.id, { clientIp: `198.51.100.${i}` }));
+      await expect(recorder.stop()).rejects.toThrow();
+      expect(log.at(-1)).toBe('stopping with 2 clicks that could not be written: they are lost');
+    } finally {
+      await relay.open();
+    }
+  });
+
   test('above its bound the buffer drops new clicks, counts them and says so once per flush, not once per click', async () => {
     const link = await createLink(alice);
     const log: string[] = [];

@@ -31,7 +31,7 @@ export interface ClickRecorderOptions {
 
 /** Clicks the recorder gave up on since it started (for metrics); they are in no count. */
 export interface DroppedClicks {
-  /** Groups PostgreSQL refused to write even alone (docs/security.md, "Click counting"), and their clicks. */
+  /** Groups PostgreSQL refused to write even alone (docs/security.md, "Click counting"), or recorded without a valid time, and their clicks. */
   refusedGroups: number;
   refusedClicks: number;
   /** Clicks that found the buffer full while the database was unreachable. */
@@ -65,10 +65,10 @@ const FAILURE_LOG_INTERVAL_MS = 60_000;
  * are buffered as one group with a count. `stop()` writes what is left: a graceful shutdown
  * loses nothing.
  *
- * A batch PostgreSQL refuses for its data is written again group by group, and only the groups
- * it refuses alone are dropped, logged and counted (`dropped`): one visitor can never stop the
- * counting of the others. When the database is unreachable nothing is dropped: the groups stay
- * buffered, up to `maxBuffered`, for the next flush.
+ * A batch PostgreSQL refuses for its data is written again in halves, down to single groups,
+ * and only the groups it refuses alone are dropped, logged and counted (`dropped`): one visitor
+ * can never stop the counting of the others. When the database is unreachable nothing is
+ * dropped: the groups stay buffered, up to `maxBuffered`, for the next flush.
  */
 export class ClickRecorder {
   readonly #orm: Orm;
