@@ -23,7 +23,7 @@ export interface ClickGroup {
  * two processes flushing at once take their locks in the same order.
  *
  * Being one statement, a batch is written whole or not at all: the recorder relies on that to
- * retry the groups of a refused batch apart without counting any twice (click-recorder.ts).
+ * write the groups of a refused batch apart without counting any twice (write-apart.ts).
  */
 export async function writeClickBatch(db: Kysely<Database>, groups: ClickGroup[]): Promise<void> {
   await clickBatchStatement(groups).execute(db);
