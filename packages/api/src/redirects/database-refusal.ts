@@ -2,6 +2,7 @@
 export interface Refusal {
   /** The SQLSTATE, e.g. `54000` (an index row too long), `23514` (a check constraint). */
   code: string;
+  /** The message only: PostgreSQL's `detail` may quote the failing row, i.e. what a visitor sent, into the logs. */
   message: string;
 }
 
