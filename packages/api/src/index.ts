@@ -13,7 +13,7 @@ export {
 export { AppError, toAppError, trpcErrorBody } from './errors.ts';
 export { everyProcedureMeta, procedureMeta, successStatus } from './procedure-meta.ts';
 export { agentClass, countryCode, describeAgent, referrerHost, type VisitorAgent } from './redirects/agent-class.ts';
-export { type ClickEvent, ClickRecorder, DEFAULT_CLICK_FLUSH_MS } from './redirects/click-recorder.ts';
+export { type ClickEvent, ClickRecorder, DEFAULT_CLICK_FLUSH_MS, type DroppedClicks } from './redirects/click-recorder.ts';
 export type { RedirectOutcome } from './redirects/redirect-service.ts';
 export { VisitLimiter } from './redirects/visit-limiter.ts';
 export {
