@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { ErrorBody } from './error-body.ts';
 
 interface ErrorDefinition {
   /** The HTTP status of both transports (tRPC answers 200 for nothing but successes). */
@@ -99,17 +99,6 @@ export function codeOfStatus(status: number): ErrorCode {
   const found = ERROR_CODES.find((code) => (ERRORS[code] as ErrorDefinition).byStatus && ERRORS[code].status === status);
   return found ?? 'INTERNAL_ERROR';
 }
-
-/** The body of every REST error response. `field` names the offending request field. */
-export const ErrorBodySchema = z
-  .object({
-    code: z.enum(ERROR_CODES).meta({ description: 'Stable machine-readable error code.' }),
-    message: z.string().meta({ description: 'What went wrong, for a person.' }),
-    field: z.string().optional().meta({ description: 'The request field at fault; always present on VALIDATION_ERROR and SLUG_INVALID.' }),
-  })
-  .meta({ id: 'Error', example: { code: 'VALIDATION_ERROR', message: 'title must not be empty', field: 'title' } });
-
-export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
 /**
  * What a tRPC error answer carries in `error.data` besides tRPC's own fields: the same code,
