@@ -9,8 +9,19 @@ import { LinkForm } from './LinkForm.tsx';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 
-/** One link of the list: what it is, its clicks, and its edit and delete actions. */
-export function LinkRow({ link, tags, onChanged }: { link: Link; tags: TagSummary[]; onChanged: () => void }) {
+/** One link of the list: what it is, its clicks, and its statistics, edit and delete actions. */
+export function LinkRow({
+  link,
+  tags,
+  onChanged,
+  statisticsHref,
+}: {
+  link: Link;
+  tags: TagSummary[];
+  onChanged: () => void;
+  /** Where the link's statistics are; without it the row has no Statistics action. */
+  statisticsHref?: ((link: Link) => string) | undefined;
+}) {
   const { client, copyText } = useShortlinks();
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
@@ -72,6 +83,11 @@ export function LinkRow({ link, tags, onChanged }: { link: Link; tags: TagSummar
             </>
           ) : (
             <>
+              {statisticsHref ? (
+                <a className="button small" href={statisticsHref(link)} aria-label={`Statistics of ${link.title}`}>
+                  Statistics
+                </a>
+              ) : null}
               <button type="button" className="button small" aria-expanded={editing} onClick={() => setEditing(!editing)}>
                 Edit
               </button>
