@@ -42,7 +42,12 @@ beforeAll(async () => {
   client = createClient({ baseUrl: server.origin, apiKey: account.key });
   ids.launch = (await client.tags.create({ name: 'Launch', color: 'indigo' })).id;
   ids.spring = (
-    await client.links.create({ title: 'Spring launch', destination_url: pages.url('shop', '/spring'), slug: 'spring', tag_ids: [ids.launch] })
+    await client.links.create({
+      title: 'Spring launch',
+      destination_url: pages.url('shop', '/spring'),
+      slug: 'spring',
+      tag_ids: [ids.launch],
+    })
   ).id;
   ids.pricing = (await client.links.create({ title: 'Pricing', destination_url: 'https://example.org/pricing', slug: 'pricing' })).id;
   ids.quiet = (await client.links.create({ title: 'Quiet page', destination_url: 'https://example.org/quiet', slug: 'quiet' })).id;
@@ -91,7 +96,8 @@ const shown = {
 };
 
 /** The table's numbers as the series has them (the browser's locale here is en-US). */
-const tableNumbers = (stats: LinkStats) => stats.series.map((bucket) => [bucket.clicks.toLocaleString('en-US'), bucket.unique_visitors.toLocaleString('en-US')]);
+const tableNumbers = (stats: LinkStats) =>
+  stats.series.map((bucket) => [bucket.clicks.toLocaleString('en-US'), bucket.unique_visitors.toLocaleString('en-US')]);
 
 describe('statistics', () => {
   test('a link’s statistics open from its row on the manage page, and show what the API counts', async () => {
@@ -117,6 +123,14 @@ describe('statistics', () => {
     expect(await shown.breakdown(manage, 'countries')).toEqual(['Germany3 clicks', 'France2 clicks', 'Unknown1 click']);
     expect(await shown.breakdown(manage, 'referrers')).toEqual(['news.example.org3 clicks', 't.co2 clicks', 'Direct / none1 click']);
     expect(await shown.breakdown(manage, 'devices')).toEqual(['Mobile5 clicks', 'Desktop1 click']);
+
+    // The chart is drawn (uPlot's canvas), and pointing at today's point reads out its bucket.
+    expect(await manage.getByTestId('clicks-chart').locator('canvas').count()).toBe(1);
+    const plot = await manage.getByTestId('clicks-chart').locator('.u-over').boundingBox();
+    if (!plot) throw new Error('the chart has no plotting area');
+    await manage.mouse.move(plot.x + plot.width - 2, plot.y + plot.height / 2);
+    await expect.poll(() => manage.getByTestId('chart-readout').textContent()).toMatch(/: 6 clicks, 3 unique visitors$/);
+    await manage.mouse.move(0, 0);
 
     // The table alternative: one row per bucket of the API's series, the same numbers.
     await manage.getByRole('button', { name: 'Show as table' }).click();
@@ -180,7 +194,9 @@ describe('statistics', () => {
     await manage.getByLabel('From').fill(from);
     const query = await nextStatsQuery(manage, 'stats.link', () => manage.getByRole('button', { name: 'Apply' }).click());
     expect(query.interval).toBe('day');
-    expect(new Date(query.start).toLocaleString('en-CA', { timeZone: ZONE, hour12: false })).toMatch(new RegExp(`^${from}, (00|24):00:00$`));
+    expect(new Date(query.start).toLocaleString('en-CA', { timeZone: ZONE, hour12: false })).toMatch(
+      new RegExp(`^${from}, (00|24):00:00$`),
+    );
     await expect.poll(() => manage.getByText('Shown by day: hours are available for ranges up to 31 days.').count()).toBe(1);
   });
 

@@ -102,7 +102,7 @@ function ShortenCurrentTab({ serverUrl }: { serverUrl: string }) {
           >
             {link.short_url}
           </output>
-          <div className="row">
+          <div className="row" style={{ flexWrap: 'wrap', rowGap: 4 }}>
             <button type="button" className="button primary small" onClick={copy}>
               Copy
             </button>
@@ -114,7 +114,7 @@ function ShortenCurrentTab({ serverUrl }: { serverUrl: string }) {
             >
               Statistics
             </a>
-            <span className="muted" role="status" style={{ fontSize: 12 }}>
+            <span className="muted" role="status" style={{ fontSize: 12, whiteSpace: 'nowrap' }}>
               {state.copied ? 'Copied to the clipboard' : ''}
             </span>
           </div>

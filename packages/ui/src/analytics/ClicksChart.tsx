@@ -11,7 +11,7 @@ export const CHART_COLOURS = { clicks: '#4f46e5', clicksFill: 'rgba(79, 70, 229,
 const HEIGHT = 220;
 const FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
 /** Room one time label needs on the axis, in CSS pixels. */
-const LABEL_SPACE = { hour: 64, day: 60 } as const;
+const LABEL_SPACE = { hour: 64, day: 52 } as const;
 /** Whole numbers only on the count axis: clicks come one at a time. */
 const COUNT_STEPS = Array.from({ length: 10 }, (_, power) => [1, 2, 5].map((step) => step * 10 ** power)).flat();
 
@@ -40,7 +40,8 @@ export function ClicksChart({ stats, formats, onHover }: { stats: LinkStats; for
       {
         width: Math.max(element.clientWidth, 200),
         height: HEIGHT,
-        padding: [12, 16, 0, 4],
+        // Room on the right for the last time label, centred on the last bucket.
+        padding: [12, 28, 0, 4],
         legend: { show: false },
         cursor: { drag: { x: false, y: false, setScale: false }, y: false, points: { size: 7 } },
         select: { show: false, left: 0, top: 0, width: 0, height: 0 },

@@ -8,6 +8,7 @@ import { formErrorOf } from './field-errors.ts';
 import { LinkForm } from './LinkForm.tsx';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const countFormat = new Intl.NumberFormat();
 
 /** One link of the list: what it is, its clicks, and its statistics, edit and delete actions. */
 export function LinkRow({
@@ -68,7 +69,7 @@ export function LinkRow({
           </div>
         </div>
         <div className="clicks">
-          <strong>{link.click_count}</strong>
+          <strong>{countFormat.format(link.click_count)}</strong>
           <span>{link.click_count === 1 ? 'click' : 'clicks'}</span>
         </div>
         <div className="row" style={{ gap: 4 }}>
