@@ -154,7 +154,7 @@ function BreakdownNote({ stats, locale }: { stats: LinkStats; locale: string | u
   const utc = formatsFor({ locale, timeZone: 'UTC', interval: 'day' });
   return (
     <p className="muted analytics-note">
-      Referrers, countries, devices, browsers, systems{'top_links' in stats ? ' and top links' : ''} count whole days in UTC:{' '}
+      The breakdowns{'top_links' in stats ? ' and top links' : ''} count whole days in UTC:{' '}
       {utc.range(breakdowns.start, breakdowns.end, 'day')}, so they may include clicks just outside the chart’s range.
     </p>
   );
