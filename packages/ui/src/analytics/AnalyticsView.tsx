@@ -1,6 +1,6 @@
 /** @jsxRuntime automatic @jsxImportSource react */ // Parcel cannot read the React version from "catalog:" (docs/extension.md).
 import type { GroupStats, LinkStats } from '@shortlinks/client';
-import { type ReactNode, useId, useMemo, useState } from 'react';
+import { type ReactNode, useMemo, useState } from 'react';
 import { BreakdownList } from './BreakdownList.tsx';
 import { ChartPanel } from './ChartPanel.tsx';
 import { browserTimeZone } from './calendar.ts';
@@ -67,7 +67,6 @@ export function AnalyticsView<T extends LinkStats | GroupStats>({
         : undefined,
     [stats, locale],
   );
-  const headingId = useId();
 
   const choose = (choice: RangeChoice) => {
     const now = clock();
@@ -76,9 +75,7 @@ export function AnalyticsView<T extends LinkStats | GroupStats>({
 
   return (
     <section className="analytics" aria-label={label} aria-busy={loading}>
-      <div className="analytics-heading" id={headingId}>
-        {heading}
-      </div>
+      <div className="analytics-heading">{heading}</div>
       <RangePicker choice={picked.choice} window={picked.window} now={picked.now} onChange={choose} />
       {error ? (
         <div className="banner error analytics-error" role="alert">
