@@ -8,9 +8,21 @@ import { formErrorOf } from './field-errors.ts';
 import { LinkForm } from './LinkForm.tsx';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const countFormat = new Intl.NumberFormat();
 
-/** One link of the list: what it is, its clicks, and its edit and delete actions. */
-export function LinkRow({ link, tags, onChanged }: { link: Link; tags: TagSummary[]; onChanged: () => void }) {
+/** One link of the list: what it is, its clicks, and its statistics, edit and delete actions. */
+export function LinkRow({
+  link,
+  tags,
+  onChanged,
+  statisticsHref,
+}: {
+  link: Link;
+  tags: TagSummary[];
+  onChanged: () => void;
+  /** Where the link's statistics are; without it the row has no Statistics action. */
+  statisticsHref?: ((link: Link) => string) | undefined;
+}) {
   const { client, copyText } = useShortlinks();
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
@@ -57,7 +69,7 @@ export function LinkRow({ link, tags, onChanged }: { link: Link; tags: TagSummar
           </div>
         </div>
         <div className="clicks">
-          <strong>{link.click_count}</strong>
+          <strong>{countFormat.format(link.click_count)}</strong>
           <span>{link.click_count === 1 ? 'click' : 'clicks'}</span>
         </div>
         <div className="row" style={{ gap: 4 }}>
@@ -72,6 +84,11 @@ export function LinkRow({ link, tags, onChanged }: { link: Link; tags: TagSummar
             </>
           ) : (
             <>
+              {statisticsHref ? (
+                <a className="button small" href={statisticsHref(link)} aria-label={`Statistics of ${link.title}`}>
+                  Statistics
+                </a>
+              ) : null}
               <button type="button" className="button small" aria-expanded={editing} onClick={() => setEditing(!editing)}>
                 Edit
               </button>
