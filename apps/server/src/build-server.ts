@@ -1,4 +1,7 @@
-import { AppError, type Services, VisitLimiter } from '@shortlinks/api';
+import { AppError } from '@shortlinks/api/errors';
+import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from '@shortlinks/api/plans';
+import { VisitLimiter } from '@shortlinks/api/redirects';
+import type { Services } from '@shortlinks/api/services';
 import { LinkChangeListener, type Orm } from '@shortlinks/db';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { answerClientError } from './client-errors.ts';
@@ -17,7 +20,7 @@ import { redirectPlugin } from './plugins/redirect.ts';
 import { NOT_FOUND_PAGE, sendPage } from './plugins/redirect-pages.ts';
 import { restPlugin } from './plugins/rest.ts';
 import { trpcPlugin } from './plugins/trpc.ts';
-import { DEFAULT_RATE_LIMITS, type RateLimitSettings, registerRateLimits, TRACKED_CLIENTS } from './rate-limits.ts';
+import { registerRateLimits, TRACKED_CLIENTS } from './rate-limits.ts';
 import { OneLinePerRequest } from './request-log.ts';
 
 export interface ServerOptions {

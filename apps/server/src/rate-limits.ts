@@ -1,25 +1,7 @@
 import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit';
-import { ANONYMOUS_RATE_LIMIT, API_RATE_LIMITS, AppError } from '@shortlinks/api';
-import type { Plan } from '@shortlinks/contract';
+import { AppError } from '@shortlinks/api/errors';
+import type { RateLimitSettings } from '@shortlinks/api/plans';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-
-/** Rate limits of one server process (docs/security.md); every number is requests per window. */
-export interface RateLimitSettings {
-  /** Per API key, by the account's plan. */
-  apiPerPlan: Record<Plan, number>;
-  /** Per client IP, for API requests without a valid key. */
-  anonymous: number;
-  /** Per client IP, for short-link visits. */
-  redirects: number;
-  windowMs: number;
-}
-
-export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
-  apiPerPlan: API_RATE_LIMITS,
-  anonymous: ANONYMOUS_RATE_LIMIT,
-  redirects: 1_200,
-  windowMs: 60_000,
-};
 
 /** Keys and addresses each limiter keeps counting at most; the least recently seen are forgotten first. */
 export const TRACKED_CLIENTS = 50_000;

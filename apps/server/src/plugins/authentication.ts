@@ -1,4 +1,4 @@
-import type { Caller, Services } from '@shortlinks/api';
+import type { Caller, Services } from '@shortlinks/api/services';
 import type { FastifyInstance } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
 

@@ -1,4 +1,4 @@
-import { AppError, toAppError } from '@shortlinks/api';
+import { AppError, toAppError } from '@shortlinks/api/errors';
 import type { FastifyError } from 'fastify';
 
 /** The spec's error for a failure Fastify raised before a procedure ran (body parsing, size, media type). */

@@ -1,4 +1,6 @@
-import { AppError, appRouter, type Services, successStatus, toAppError } from '@shortlinks/api';
+import { appRouter, successStatus } from '@shortlinks/api';
+import { AppError, toAppError } from '@shortlinks/api/errors';
+import type { Services } from '@shortlinks/api/services';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { type CreateOpenApiFastifyPluginOptions, fastifyTRPCOpenApiPlugin } from 'trpc-to-openapi';
 import { nestsTooDeep, tooDeep } from '../json-depth.ts';

@@ -1,4 +1,6 @@
-import { appRouter, type Services, successStatus, toAppError, trpcErrorBody } from '@shortlinks/api';
+import { appRouter, successStatus } from '@shortlinks/api';
+import { toAppError, trpcErrorBody } from '@shortlinks/api/errors';
+import type { Services } from '@shortlinks/api/services';
 import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { nestsTooDeep, tooDeep } from '../json-depth.ts';

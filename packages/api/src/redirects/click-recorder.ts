@@ -51,6 +51,12 @@ export const DEFAULT_CLICK_FLUSH_MS = 5000;
 /** The latest time a JavaScript Date can hold. */
 const MAX_TIME_MS = 8.64e15;
 
+/**
+ * Days raw click events are kept unless configured (`CLICK_RETENTION_DAYS`); the statistics
+ * rollups are kept for ever. Longer than the longest statistics range (400 days at `interval=day`).
+ */
+export const DEFAULT_RETENTION_DAYS = 400;
+
 /** Housekeeping (salt rotation, visitor dedupe rows, raw event retention) runs at most this often. */
 const MAINTENANCE_INTERVAL_MS = 3_600_000;
 /** Raw events are deleted in chunks, so retention never holds long locks. */
@@ -94,7 +100,7 @@ export class ClickRecorder {
     this.#orm = orm;
     this.#intervalMs = options.flushIntervalMs ?? DEFAULT_CLICK_FLUSH_MS;
     this.#maxBuffered = options.maxBuffered ?? 1_000_000;
-    this.#retentionDays = options.retentionDays ?? 0;
+    this.#retentionDays = options.retentionDays ?? DEFAULT_RETENTION_DAYS;
     this.#log = options.log ?? (() => {});
   }
 
