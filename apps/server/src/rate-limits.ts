@@ -7,11 +7,22 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 export const TRACKED_CLIENTS = 50_000;
 
 /**
+ * The longest address the limits keep (an IPv6 address with an IPv4 tail is 45 characters).
+ * Behind a proxy trusted for every hop (`TRUST_PROXY=true`) the address comes from a header the
+ * client wrote, up to 16 KiB: kept whole, the tracked keys could hold hundreds of megabytes.
+ */
+const ADDRESS_CHARS = 64;
+
+/**
  * The client's address as the rate limits count it: IPv6 clients by their /64, which is what one
  * host or household usually holds; an IPv4 address as it is (normalising it would change nothing,
- * and the redirect route calls this on every visit).
+ * and the redirect route calls this on every visit); forged addresses sharing their first 64
+ * characters share a budget, the forger's own.
  */
-export const clientAddress = (request: FastifyRequest): string => (request.ip.includes(':') ? normalizeIP(request.ip) : request.ip);
+export const clientAddress = (request: FastifyRequest): string => {
+  const address = request.ip.includes(':') ? normalizeIP(request.ip) : request.ip;
+  return address.length > ADDRESS_CHARS ? address.slice(0, ADDRESS_CHARS) : address;
+};
 
 /** The 429 of both transports; `statusCode` is for Fastify's own error handler (redirects). */
 function rateLimited(after: string, who: string): AppError {

@@ -63,7 +63,7 @@ export async function redirectPlugin(app: FastifyInstance, { services, countryHe
 
   app.get<{ Params: { slug: string } }>('/:slug', (request, reply) => {
     const now = Date.now();
-    const retryAfter = visits.refuse(clientAddress(request), now);
+    const retryAfter = visits.countVisit(clientAddress(request), now);
     if (retryAfter !== undefined) {
       refuseVisit(reply, visits.max, retryAfter);
       return;

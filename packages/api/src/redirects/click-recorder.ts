@@ -42,9 +42,8 @@ export interface DroppedClicks {
  * How often buffered clicks are written unless configured (`CLICK_FLUSH_MS`, docs/redirects.md).
  * A flush costs PostgreSQL per distinct link, not per click (about 12 row writes each: the event,
  * hourly, dimension and account rollups), so under load a longer interval is proportionally
- * cheaper: with 2,000 links visited every second, writing each second took ~0.4 s of database time
- * per second on this 2-core machine, and the redirect ratio was 0.58 at 1 s, 0.67 at 2 s and 0.81
- * at 5 s (docs/performance.md). A hard crash loses at most this much.
+ * cheaper; docs/performance.md has the measurements that chose this value. A hard crash loses at
+ * most this much.
  */
 export const DEFAULT_CLICK_FLUSH_MS = 5000;
 

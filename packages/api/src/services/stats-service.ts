@@ -51,8 +51,8 @@ export class StatsService {
     const openDay = tagOpenDay(Date.now());
     const tag = await findTagForStats(db, accountId, tagId, range, openDay);
     if (!tag) throw new AppError('TAG_NOT_FOUND');
-    if (tag.missing) await fillTagCache(db, tagId, tag.members, range, openDay);
-    return this.#stats({ kind: 'tag', tagId, members: tag.members, linkIds: tag.linkIds, openDay }, range);
+    if (tag.missing) await fillTagCache(db, tagId, tag.linksFingerprint, range, openDay);
+    return this.#stats({ kind: 'tag', tagId, linksFingerprint: tag.linksFingerprint, linkIds: tag.linkIds, openDay }, range);
   }
 
   /** Every click of the account, deleted links' included (their history is kept); top links are live ones. */
