@@ -1,4 +1,5 @@
 import type { AccountView, NewAccount } from '@shortlinks/api/services';
+import { DAY_MS } from '@shortlinks/contract';
 import { expect } from 'vitest';
 import type { TestServer } from './test-server.ts';
 
@@ -61,7 +62,7 @@ export async function countRows(
 }
 
 /** A time comfortably in the future, in Unix ms. */
-export const inDays = (days: number) => Date.now() + days * 86_400_000;
+export const inDays = (days: number) => Date.now() + days * DAY_MS;
 
 let linkCounter = 0;
 

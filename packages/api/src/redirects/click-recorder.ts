@@ -1,8 +1,9 @@
+import { DAY_MS } from '@shortlinks/contract';
 import type { Database, Orm } from '@shortlinks/db';
 import { type Kysely, sql } from 'kysely';
 import type { VisitorAgent } from './agent-class.ts';
 import { type ClickGroup, writeClickBatch } from './click-batch.ts';
-import { DAY_MS, isoDay, VisitorSalts } from './visitor-salts.ts';
+import { isoDay, VisitorSalts } from './visitor-salts.ts';
 import { type WriteProgress, writeApart } from './write-apart.ts';
 
 export interface ClickEvent {

@@ -1,3 +1,4 @@
+import { HOUR_MS } from '@shortlinks/contract';
 import { type RawBuilder, sql } from 'kysely';
 import type { StatsRange } from '../domain/stats-range.ts';
 import type { Db } from './database.ts';
@@ -100,8 +101,6 @@ interface SeriesAnswer {
   clicks: string[] | null;
   visitors: string[] | null;
 }
-
-const HOUR_MS = 3_600_000;
 
 /**
  * Every bucket of the range, oldest first, with empty ones as 0; and the rounded range. PostgreSQL

@@ -1,9 +1,8 @@
+import { DAY_MS } from '@shortlinks/contract';
 import { sql } from 'kysely';
 import type { StatsRange } from '../domain/stats-range.ts';
 import type { Db } from './database.ts';
 import { days, type TagOpenDay, tagDimensionRows, tagLinks } from './stats-queries.ts';
-
-const DAY_MS = 86_400_000;
 
 /**
  * A tag's statistics sum the rollups of its live links, which costs links × days × values rows
