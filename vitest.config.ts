@@ -13,7 +13,7 @@ export default defineConfig({
       'apps/*/src/**/*.test.tsx',
       'apps/*/test/**/*.test.ts',
     ],
-    globalSetup: ['apps/server/test/global-setup.ts'],
+    globalSetup: ['packages/testing/src/global-setup.ts'],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 120_000,

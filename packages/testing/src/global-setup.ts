@@ -4,18 +4,9 @@ import path from 'node:path';
 import { createOrm, migrate } from '@shortlinks/db';
 import { startEmbeddedPostgres } from '@shortlinks/db/embedded';
 import type { TestProject } from 'vitest/node';
+import './test-database.ts'; // declares what this setup provides
 
 export const TEMPLATE_DATABASE = 'shortlinks_template';
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    /** The test cluster's superuser on its `postgres` database, for creating per-file databases. */
-    adminDatabaseUrl: string;
-    /** The template database as the application's role (not a superuser), which tests connect as. */
-    appDatabaseUrl: string;
-    templateDatabase: string;
-  }
-}
 
 /**
  * Starts one real embedded PostgreSQL for the whole run and migrates a template database;
