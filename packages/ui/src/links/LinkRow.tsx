@@ -1,7 +1,7 @@
 /** @jsxRuntime automatic @jsxImportSource react */ // Parcel cannot read the React version from "catalog:" (docs/extension.md).
 import type { Link } from '@shortlinks/client';
 import type { TagSummary } from '@shortlinks/contract';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useShortlinks } from '../ShortlinksProvider.tsx';
 import { TagChip } from '../tags/TagChip.tsx';
 import { formErrorOf } from './field-errors.ts';
@@ -10,7 +10,18 @@ import { LinkForm } from './LinkForm.tsx';
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 
 /** One link of the list: what it is, its clicks, and its edit and delete actions. */
-export function LinkRow({ link, tags, onChanged }: { link: Link; tags: TagSummary[]; onChanged: () => void }) {
+export function LinkRow({
+  link,
+  tags,
+  onChanged,
+  actions,
+}: {
+  link: Link;
+  tags: TagSummary[];
+  onChanged: () => void;
+  /** The host's own actions for this link, shown before Edit. */
+  actions?: ReactNode;
+}) {
   const { client, copyText } = useShortlinks();
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
@@ -72,6 +83,7 @@ export function LinkRow({ link, tags, onChanged }: { link: Link; tags: TagSummar
             </>
           ) : (
             <>
+              {actions}
               <button type="button" className="button small" aria-expanded={editing} onClick={() => setEditing(!editing)}>
                 Edit
               </button>
