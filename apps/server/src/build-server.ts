@@ -2,6 +2,7 @@ import { type Services, VisitLimiter } from '@shortlinks/api';
 import { LinkChangeListener, type Orm } from '@shortlinks/db';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { answerClientError } from './client-errors.ts';
+import { dashboardPlugin } from './plugins/dashboard.ts';
 import { extensionCorsPlugin } from './plugins/extension-cors.ts';
 import { healthPlugin } from './plugins/health.ts';
 import { openApiPlugin } from './plugins/openapi.ts';
@@ -64,6 +65,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   await registerRateLimits(app, rateLimits);
   await app.register(healthPlugin, { orm });
   await app.register(apiScope, { services, baseUrl });
+  await app.register(dashboardPlugin, { prefix: '/app' });
   // Outside the API scope, so a redirect (the hottest path) runs no CORS hook.
   const visits = new VisitLimiter(rateLimits.redirects, rateLimits.windowMs, TRACKED_CLIENTS);
   await app.register(redirectPlugin, { services, countryHeader, visits });
