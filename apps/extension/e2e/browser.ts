@@ -20,14 +20,15 @@ export interface ExtensionBrowser {
 /**
  * Debian's Chromium with the built extension loaded, headless, and kept off the network: host
  * names under `example.com` resolve to loopback (where the test pages are served), every other
- * name fails to resolve.
+ * name fails to resolve. `timezoneId` sets the time zone its pages see (the machine's otherwise).
  */
-export async function launchExtensionBrowser(): Promise<ExtensionBrowser> {
+export async function launchExtensionBrowser(options: { timezoneId?: string } = {}): Promise<ExtensionBrowser> {
   const profile = await mkdtemp(path.join(tmpdir(), 'shortlinks-e2e-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: false,
     viewport: { width: 1200, height: 800 },
+    ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}),
     args: [
       '--headless=new',
       `--disable-extensions-except=${EXTENSION_BUILD}`,

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, test } from 'vitest';
 import { createAccount, startTestServer, type TestAccount, type TestServer } from '../../server/test/harness.ts';
 import { configure, type ExtensionBrowser, launchExtensionBrowser, openPopupWindow } from './browser.ts';
 import { startTestPages } from './pages.ts';
+import { recordSampleClicks, type SampleLink } from './sample-clicks.ts';
 
 /**
  * The screenshots in docs/ (`pnpm --filter @shortlinks/extension screenshots`), taken in the real
@@ -15,10 +16,15 @@ let server: TestServer;
 let browser: ExtensionBrowser;
 let pages: Awaited<ReturnType<typeof startTestPages>>;
 let account: TestAccount;
+let springId = '';
 
 beforeAll(async () => {
   if (!enabled) return;
-  [server, browser, pages] = await Promise.all([startTestServer(), launchExtensionBrowser(), startTestPages()]);
+  [server, browser, pages] = await Promise.all([
+    startTestServer(),
+    launchExtensionBrowser({ timezoneId: 'Europe/Berlin' }),
+    startTestPages(),
+  ]);
   account = await createAccount(server);
   await configure(browser, server.origin, account.key);
   const tag = async (name: string, color: string) => (await account.call('POST', '/tags', { name, color })).body.id as string;
@@ -27,23 +33,21 @@ beforeAll(async () => {
   const docsTag = await tag('Docs', 'cyan');
   await tag('Internal', 'slate');
   const links = [
-    ['Pricing page', 'https://acme.example.com/pricing', [launch], 'pricing', 42],
-    ['Spring launch announcement', 'https://blog.acme.example.com/2026/spring-launch', [launch, social], 'spring', 318],
-    ['API quick start', 'https://docs.acme.example.com/quick-start', [docsTag], 'quick-start', 87],
-    ['Conference talk slides', 'https://slides.example.org/acme-keynote', [social], undefined, 12],
-    ['Changelog', 'https://acme.example.com/changelog', [docsTag], 'changelog', 5],
+    ['Pricing page', 'https://acme.example.com/pricing', [launch], 'pricing', 38],
+    ['Spring launch announcement', 'https://blog.acme.example.com/2026/spring-launch', [launch, social], 'spring', 64],
+    ['API quick start', 'https://docs.acme.example.com/quick-start', [docsTag], 'quick-start', 27],
+    ['Conference talk slides', 'https://slides.example.org/acme-keynote', [social], undefined, 6],
+    ['Changelog', 'https://acme.example.com/changelog', [docsTag], 'changelog', 3],
   ] as const;
-  for (const [title, destination_url, tag_ids, slug, clicks] of links) {
-    await account.call('POST', '/links', { title, destination_url, tag_ids, ...(slug ? { slug } : {}) });
-    const target = slug ?? (await account.call('GET', '/links?per_page=1')).body.links[0].slug;
-    for (let i = 0; i < clicks; i++) {
-      await fetch(`${server.origin}/${target}`, {
-        redirect: 'manual',
-        headers: { 'user-agent': `Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0 Safari/537.36 visitor-${i}` },
-      });
-    }
+  const sample: SampleLink[] = [];
+  for (const [title, destination_url, tag_ids, slug, perDay] of links) {
+    const created = await account.call('POST', '/links', { title, destination_url, tag_ids, ...(slug ? { slug } : {}) });
+    // The launch: a spike nine days ago on the announcement, a smaller one on the pricing page.
+    const spike = slug === 'spring' ? { daysAgo: 9, times: 4 } : slug === 'pricing' ? { daysAgo: 9, times: 2.5 } : undefined;
+    sample.push({ id: created.body.id, perDay, ...(spike ? { spike } : {}) });
+    if (slug === 'spring') springId = created.body.id;
   }
-  await server.services.clicks.flush();
+  await recordSampleClicks(server, sample);
 });
 afterAll(async () => {
   await browser?.close();
@@ -73,4 +77,17 @@ test.skipIf(!enabled)('popup and manage page screenshots', { timeout: 120_000 },
   await manage.getByRole('tab', { name: 'Tags' }).click();
   await manage.getByTestId('tag-row-Launch').waitFor();
   await manage.screenshot({ path: path.join(docs, 'extension-tags.png') });
+
+  // A link's statistics, with the pointer on the launch day's point of the chart.
+  await manage.goto(browser.url(`tabs/manage.html#/links/${springId}`));
+  await manage.getByTestId('breakdown-referrers').waitFor();
+  const chart = manage.getByTestId('clicks-chart').locator('.u-over');
+  const box = await chart.boundingBox();
+  if (box) await manage.mouse.move(box.x + (box.width * 20) / 29, box.y + box.height / 2);
+  await manage.screenshot({ path: path.join(docs, 'extension-link-statistics.png'), fullPage: true });
+
+  await manage.mouse.move(0, 0);
+  await manage.getByRole('tab', { name: 'Overview' }).click();
+  await manage.getByTestId('breakdown-top-links').waitFor();
+  await manage.screenshot({ path: path.join(docs, 'extension-overview.png'), fullPage: true });
 });

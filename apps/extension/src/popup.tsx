@@ -8,6 +8,7 @@ import { QrCode } from '@shortlinks/ui/qr-code';
 import { useEffect, useState } from 'react';
 import { copyText } from './lib/clipboard.ts';
 import { findCurrentTab } from './lib/current-tab.ts';
+import { manageRouteHash } from './lib/manage-route.ts';
 import { loadShortOrigins } from './lib/settings.ts';
 import { shortenPage } from './lib/shorten.ts';
 import { whyNotShortenable } from './lib/shortenable.ts';
@@ -101,11 +102,19 @@ function ShortenCurrentTab({ serverUrl }: { serverUrl: string }) {
           >
             {link.short_url}
           </output>
-          <div className="row">
+          <div className="row" style={{ flexWrap: 'wrap', rowGap: 4 }}>
             <button type="button" className="button primary small" onClick={copy}>
               Copy
             </button>
-            <span className="muted" role="status" style={{ fontSize: 12 }}>
+            <a
+              className="button small"
+              href={chrome.runtime.getURL(`tabs/manage.html${manageRouteHash({ view: 'link', linkId: link.id })}`)}
+              target="_blank"
+              rel="noreferrer"
+            >
+              Statistics
+            </a>
+            <span className="muted" role="status" style={{ fontSize: 12, whiteSpace: 'nowrap' }}>
               {state.copied ? 'Copied to the clipboard' : ''}
             </span>
           </div>

@@ -2,6 +2,13 @@ import { type Services, VisitLimiter } from '@shortlinks/api';
 import { LinkChangeListener, type Orm } from '@shortlinks/db';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { answerClientError } from './client-errors.ts';
+import {
+  type ConnectionLimits,
+  capConnections,
+  closeAfterUnreadBody,
+  connectionOptions,
+  DEFAULT_CONNECTION_LIMITS,
+} from './connection-limits.ts';
 import { dashboardPlugin } from './plugins/dashboard.ts';
 import { extensionCorsPlugin } from './plugins/extension-cors.ts';
 import { healthPlugin } from './plugins/health.ts';
@@ -29,6 +36,8 @@ export interface ServerOptions {
   rateLimits?: Partial<RateLimitSettings>;
   /** Fastify's trustProxy, so client IPs (rate limits, logs) come from X-Forwarded-For behind a proxy. */
   trustProxy?: boolean | number | string[] | undefined;
+  /** Overrides of the default request timeouts and connection cap (docs/security.md). */
+  connectionLimits?: Partial<ConnectionLimits>;
 }
 
 /** Request bodies above this size are refused with 413 PAYLOAD_TOO_LARGE (a link body is a few KiB). */
@@ -39,7 +48,9 @@ const MALFORMED_URL = { code: 'MALFORMED_REQUEST', message: 'The URL is not vali
 /** Builds the HTTP server without listening, so tests can start it on port 0. */
 export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
   const { orm, services, databaseUrl, baseUrl, logLevel = 'info', logStream, countryHeader } = options;
+  const connections = { ...DEFAULT_CONNECTION_LIMITS, ...options.connectionLimits };
   const app = Fastify({
+    ...connectionOptions(connections),
     logger: {
       level: logLevel,
       // API keys must never reach the logs.
@@ -60,6 +71,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     routerOptions: { maxParamLength: 2048 },
     logController: new OneLinePerRequest(),
   });
+
+  capConnections(app, connections.maxConnections);
 
   const rateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
   await registerRateLimits(app, rateLimits);
@@ -95,6 +108,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
  */
 async function apiScope(app: FastifyInstance, { services, baseUrl }: { services: Services; baseUrl: string }) {
   await app.register(extensionCorsPlugin);
+  closeAfterUnreadBody(app);
   // Any method and path no plugin serves. A visitor's browser (GET or HEAD outside the API:
   // `/launch/`, `/a/b`) gets the same page as for an unknown slug; everything else, such as
   // `OPTIONS /api/v1/links` or `POST /x`, the API's error shape.

@@ -61,3 +61,30 @@ describe('readConfig: reputation, rate limit and proxy settings', () => {
     expect(readConfig({ TRUST_PROXY: value }).config?.trustProxy).toEqual(expected);
   });
 });
+
+describe('readConfig: request timeouts and the connection cap', () => {
+  test('defaults: 30 s for a request to arrive, 60 s idle, no cap on connections', () => {
+    expect(readConfig({}).config?.connectionLimits).toEqual({ requestMs: 30_000, idleMs: 60_000, maxConnections: 0 });
+  });
+
+  test('each can be set', () => {
+    const { config, problems } = readConfig({ REQUEST_TIMEOUT_MS: '10000', CONNECTION_IDLE_TIMEOUT_MS: '120000', MAX_CONNECTIONS: '5000' });
+    expect(problems).toEqual([]);
+    expect(config?.connectionLimits).toEqual({ requestMs: 10_000, idleMs: 120_000, maxConnections: 5000 });
+  });
+
+  test.each([
+    [{ REQUEST_TIMEOUT_MS: '0' }, /^REQUEST_TIMEOUT_MS: /],
+    [{ REQUEST_TIMEOUT_MS: 'soon' }, /^REQUEST_TIMEOUT_MS: /],
+    [{ MAX_CONNECTIONS: '-1' }, /^MAX_CONNECTIONS: /],
+    [{ REQUEST_TIMEOUT_MS: '90000' }, /^CONNECTION_IDLE_TIMEOUT_MS: must be longer than REQUEST_TIMEOUT_MS \(90000\)$/],
+    [
+      { REPUTATION_TIMEOUT_MS: '20000', CONNECTION_IDLE_TIMEOUT_MS: '15000', REQUEST_TIMEOUT_MS: '5000' },
+      /^CONNECTION_IDLE_TIMEOUT_MS: must be longer than REPUTATION_TIMEOUT_MS \(20000\)$/,
+    ],
+  ])('%o is refused with one line naming the variable', (env, problem) => {
+    const { config, problems } = readConfig(env);
+    expect(config).toBeUndefined();
+    expect(problems).toEqual([expect.stringMatching(problem)]);
+  });
+});

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { DEFAULT_CLICK_FLUSH_MS, type RemoteReputationSettings } from '@shortlinks/api';
 import { z } from 'zod';
+import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from './connection-limits.ts';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -42,6 +43,12 @@ const EnvSchema = z.object({
   REDIRECT_RATE_LIMIT: z.coerce.number().int().min(1).default(1200),
   /** Fastify's trustProxy: `true`, a hop count, or comma-separated proxy addresses; client IPs come from X-Forwarded-For. */
   TRUST_PROXY: z.string().optional(),
+  /** The whole request (line, headers, body) must arrive within this many ms, or 408 (docs/security.md). */
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(DEFAULT_CONNECTION_LIMITS.requestMs),
+  /** A connection with nothing moving either way for this many ms is closed. */
+  CONNECTION_IDLE_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(DEFAULT_CONNECTION_LIMITS.idleMs),
+  /** Open connections accepted at most; 0: no cap. */
+  MAX_CONNECTIONS: z.coerce.number().int().min(0).default(DEFAULT_CONNECTION_LIMITS.maxConnections),
 });
 
 /** The validated settings of a server process. */
@@ -60,6 +67,7 @@ export interface Config {
   reputation: RemoteReputationSettings;
   redirectRateLimit: number;
   trustProxy: boolean | number | string[] | undefined;
+  connectionLimits: Pick<ConnectionLimits, 'requestMs' | 'idleMs' | 'maxConnections'>;
 }
 
 /** Every environment problem, one line each; empty when the environment is valid. */
@@ -72,6 +80,13 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): { confi
   const value = parsed.data;
   if (value.REPUTATION_PROVIDER !== 'none' && !value.REPUTATION_API_KEY) {
     return { problems: [`REPUTATION_API_KEY: is required when REPUTATION_PROVIDER is ${value.REPUTATION_PROVIDER}`] };
+  }
+  // An idle connection is one whose request has arrived and whose answer has not started: it must
+  // outlast a request still arriving, and the slowest answer (one waiting on the URL check).
+  const idleFloor = Math.max(value.REQUEST_TIMEOUT_MS, value.REPUTATION_TIMEOUT_MS);
+  if (value.CONNECTION_IDLE_TIMEOUT_MS <= idleFloor) {
+    const longest = value.REQUEST_TIMEOUT_MS >= value.REPUTATION_TIMEOUT_MS ? 'REQUEST_TIMEOUT_MS' : 'REPUTATION_TIMEOUT_MS';
+    return { problems: [`CONNECTION_IDLE_TIMEOUT_MS: must be longer than ${longest} (${idleFloor})`] };
   }
   return {
     problems: [],
@@ -98,6 +113,11 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): { confi
       },
       redirectRateLimit: value.REDIRECT_RATE_LIMIT,
       trustProxy: trustProxy(value.TRUST_PROXY),
+      connectionLimits: {
+        requestMs: value.REQUEST_TIMEOUT_MS,
+        idleMs: value.CONNECTION_IDLE_TIMEOUT_MS,
+        maxConnections: value.MAX_CONNECTIONS,
+      },
     },
   };
 }

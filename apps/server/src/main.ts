@@ -19,14 +19,15 @@ const dashboard = ensureDashboardBuilt();
 const database = await openDatabase(config, (line) => {
   if (config.logLevel === 'debug' || config.logLevel === 'trace') console.error(`[postgres] ${line}`);
 });
-// Warnings of an unavailable reputation service go to the server's log once it exists.
+// Warnings of an unavailable reputation service and of the click recorder (clicks dropped,
+// writes failing) go to the server's log once it exists.
 let warn = (message: string) => console.warn(message);
 const remote = remoteReputation(config.reputation, (message) => warn(message));
 const services = createServices({
   orm: database.orm,
   shortDomain: config.shortDomain,
   reputation: new ReputationChain([new LocalDenylist(config.denylist), ...(remote ? [remote] : [])]),
-  clicks: { flushIntervalMs: config.clickFlushMs, retentionDays: config.clickRetentionDays },
+  clicks: { flushIntervalMs: config.clickFlushMs, retentionDays: config.clickRetentionDays, log: (message) => warn(message) },
 });
 reportDashboardBuild(await dashboard);
 const baseUrl = `http://${config.host.includes(':') ? `[${config.host}]` : config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`;
@@ -39,6 +40,7 @@ const app = await buildServer({
   countryHeader: config.clickCountryHeader,
   rateLimits: { redirects: config.redirectRateLimit },
   trustProxy: config.trustProxy,
+  connectionLimits: config.connectionLimits,
 });
 warn = (message) => app.log.warn(message);
 

@@ -104,8 +104,21 @@ const encode = (text: string) =>
     )
     .join('');
 
+/** NUL (no PostgreSQL text holds it) and half a surrogate pair (no UTF-8 form), alone and inside ids. */
+const UNSTORABLE = ['\u0000', 'a\u0000b', 'lnk_\u0000', 'ext_\u0000', 'tag_\u0000', '\ud800', 'lnk_\udfff', 'ext_a\ud800', 'tag_\udbff'];
+
+/** Ordinary text with a character PostgreSQL cannot hold somewhere in it. */
+const unstorableText = fc
+  .tuple(fc.string({ maxLength: 12 }), fc.constantFrom('\u0000', '\ud800', '\udbff', '\udc00', '\udfff'), fc.string({ maxLength: 12 }))
+  .map((parts) => parts.join(''));
+
+/** Arrays nested around and just past the most a body may nest (32 levels). */
+const nestedArrays = fc.integer({ min: 28, max: 40 }).map((levels) => JSON.parse(`${'['.repeat(levels)}${']'.repeat(levels)}`) as unknown);
+
 /** Text of every kind: unicode, control characters, lone surrogates, and now and then very long. */
 const anyText = fc.oneof(
+  { weight: 1, arbitrary: unstorableText },
+  { weight: 1, arbitrary: fc.constantFrom(...UNSTORABLE) },
   { weight: 4, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
   { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 40 }) },
   { weight: 1, arbitrary: fc.constantFrom('', ' ', '\u0000', '\u2028', '\uD800', '../..', '%00', 'null', '[]', '{}', '🔗'.repeat(300)) },
@@ -132,6 +145,7 @@ const fieldValue = fc.oneof(
     `https://example.com/${'a'.repeat(2100)}`,
   ),
   fc.array(anyText, { maxLength: 12 }),
+  nestedArrays,
 );
 
 const LINK_FIELDS = [
@@ -211,6 +225,20 @@ const queryString = fc
   )
   .map((pairs) => (pairs.length ? `?${pairs.map(([key, value]) => `${encode(key)}=${encode(value)}`).join('&')}` : ''));
 
+const STATS_PARAMETERS = ['start', 'end', 'interval', 'tz', 'top'];
+const statsValue = fc.constantFrom('hour', 'day', 'UTC', 'Europe/Berlin', 'America/St_Johns', '+05:30', '0', '-1', '1e3', '100', '101');
+
+/** Statistics query strings: known parameters with odd values (times of every kind among them) and unknown ones. */
+const statsQueryString = fc
+  .array(
+    fc.tuple(
+      fc.oneof(fc.constantFrom(...STATS_PARAMETERS), anyText),
+      fc.oneof(anyText, statsValue, fc.integer({ min: -1, max: 253_402_400_000_000 }).map(String)),
+    ),
+    { maxLength: 4 },
+  )
+  .map((pairs) => (pairs.length ? `?${pairs.map(([key, value]) => `${encode(key)}=${encode(value)}`).join('&')}` : ''));
+
 /** Run counts are kept small for the suite; `FUZZ_SCALE=10 pnpm test:unit apps/server/test/fuzz.test.ts` digs deeper. */
 const SCALE = Number(process.env.FUZZ_SCALE ?? 1);
 const runs = (count: number) => ({ numRuns: Math.round(count * SCALE) });
@@ -279,6 +307,16 @@ describe('REST endpoints under arbitrary input', () => {
     );
   });
 
+  test('GET /links/{id}/stats, /tags/{id}/stats and /stats with any id and query', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom('link', 'tag', 'account'), linkRef, tagRef, statsQueryString, async (what, lref, tref, query) => {
+        const path = what === 'link' ? `/links/${lref()}/stats` : what === 'tag' ? `/tags/${tref()}/stats` : '/stats';
+        await probe({ method: 'GET', path: `/api/v1${path}${query}` });
+      }),
+      RUNS,
+    );
+  });
+
   test('odd paths and methods under /api/v1', async () => {
     const segment = fc.oneof(anyText.map(encode), fc.constantFrom('links', 'tags', 'upsert', '..', '.', '', '%2F', '%00', 'stats'));
     await fc.assert(
@@ -313,14 +351,32 @@ function expectTrpcContract(sent: Sent, answer: Awaited<ReturnType<typeof send>>
   expect(ERROR_CODES, where).toContain(body.error?.data?.appCode);
 }
 
+/** A statistics input: the real id now and then (or none, for the account), any id otherwise, and odd query fields. */
+function statsInput(realId: (() => string) | undefined) {
+  const query = fc.dictionary(fc.oneof(fc.constantFrom(...STATS_PARAMETERS), anyText), fc.oneof(fieldValue, statsValue), { maxKeys: 4 });
+  if (!realId) return query;
+  const id = fc.oneof(
+    fc.constant(null).map(() => realId()),
+    fieldValue,
+  );
+  return fc.tuple(id, query).map(([value, rest]) => ({ id: value, ...rest }));
+}
+
 const PROCEDURES: [string, 'query' | 'mutation', fc.Arbitrary<unknown>][] = [
   ['links.create', 'mutation', linkBody],
   ['links.upsert', 'mutation', linkBody],
   ['links.update', 'mutation', linkBody.map((body) => (typeof body === 'object' && body ? { id: link?.id, ...body } : body))],
   ['links.list', 'query', fc.dictionary(fc.constantFrom('page', 'per_page', 'tag_ids'), fieldValue)],
   ['links.get', 'query', fc.record({ id: fieldValue })],
+  // Random ids only: deleting the fuzz targets would end the run's point.
+  ['links.delete', 'mutation', fc.record({ id: fieldValue })],
   ['tags.create', 'mutation', tagBody],
   ['tags.update', 'mutation', tagBody],
+  ['tags.list', 'query', fc.oneof(fc.constant({}), anyJson)],
+  ['tags.delete', 'mutation', fc.record({ id: fieldValue })],
+  ['stats.link', 'query', statsInput(() => link.id)],
+  ['stats.tag', 'query', statsInput(() => tag.id)],
+  ['stats.account', 'query', statsInput(undefined)],
   ['no.such.procedure', 'query', anyJson],
 ];
 
@@ -341,6 +397,121 @@ describe('tRPC procedures under arbitrary input', () => {
       ),
       runs(60),
     );
+  });
+});
+
+// ---- text PostgreSQL cannot hold, in every parameter -------------------------------------------
+
+interface Parameter {
+  name: string;
+  in: 'path' | 'query';
+}
+interface Endpoint {
+  method: string;
+  /** `/links/{id}/stats` */
+  path: string;
+  procedure: string;
+  parameters: Parameter[];
+}
+
+/** Every operation of the OpenAPI document, so a new endpoint is swept without being listed here. */
+async function endpoints(): Promise<Endpoint[]> {
+  const document = (await (await fetch(`${server.api}/openapi.json`)).json()) as {
+    paths: Record<string, Record<string, { operationId: string; parameters?: Parameter[] }>>;
+  };
+  return Object.entries(document.paths).flatMap(([path, operations]) =>
+    Object.entries(operations).map(([method, operation]) => ({
+      method: method.toUpperCase(),
+      path,
+      procedure: operation.operationId.replace(/[-_]/, '.'),
+      parameters: operation.parameters ?? [],
+    })),
+  );
+}
+
+/** The 404 of an `{id}` that names nothing, by the resource its path is under. */
+const unknownIdCode = (path: string) => (path.startsWith('/tags/') ? 'TAG_NOT_FOUND' : 'LINK_NOT_FOUND');
+const realId = (path: string) => (path.startsWith('/tags/') ? (tag.id as string) : (link.id as string));
+
+/** Runs `check` on every parameter of every endpoint with every unstorable text; what failed, one line each. */
+async function everyCase(check: (endpoint: Endpoint, parameter: Parameter, text: string) => Promise<void>): Promise<string[]> {
+  const problems: string[] = [];
+  for (const endpoint of await endpoints()) {
+    for (const parameter of endpoint.parameters) {
+      for (const text of UNSTORABLE) {
+        await check(endpoint, parameter, text).catch((error: Error) => problems.push(error.message.split('\n')[0] ?? ''));
+      }
+    }
+  }
+  return problems;
+}
+
+describe('every path and query parameter, with text PostgreSQL cannot hold', () => {
+  test('the sweep covers every operation, statistics included', async () => {
+    const swept = (await endpoints()).map((endpoint) => endpoint.procedure);
+    expect(swept).toEqual(expect.arrayContaining(['links.get', 'links.update', 'links.delete', 'tags.update', 'tags.delete']));
+    expect(swept).toEqual(expect.arrayContaining(['stats.link', 'stats.tag', 'stats.account', 'links.list']));
+  });
+
+  test('REST: an {id} answers like an unknown id (404), or 400 MALFORMED_REQUEST when its encoding is broken; a query value is refused (422 naming it) or matches nothing', async () => {
+    const problems = await everyCase(async (endpoint, parameter, text) => {
+      const path = endpoint.path.replace('{id}', parameter.name === 'id' ? encode(text) : realId(endpoint.path));
+      // A real id must never be deleted by a query value that is ignored.
+      if (endpoint.method === 'DELETE' && parameter.in !== 'path') return;
+      const query = parameter.in === 'query' ? `?${parameter.name}=${encode(text)}` : '';
+      const body = endpoint.method === 'GET' || endpoint.method === 'DELETE' ? undefined : '{}';
+      const sent: Sent = { method: endpoint.method, path: `/api/v1${path}${query}`, body, contentType: body && 'application/json' };
+      const answer = await probe(sent);
+      const error = answer.status >= 400 ? (JSON.parse(answer.text) as { code: string; field?: string }) : undefined;
+      const where = `${sent.method} ${sent.path} → ${answer.status} ${answer.text.slice(0, 200)}`;
+      if (error?.code === 'MALFORMED_REQUEST') return;
+      if (parameter.in === 'path') {
+        expect({ status: answer.status, code: error?.code }, where).toEqual({ status: 404, code: unknownIdCode(endpoint.path) });
+      } else if (parameter.name === 'tag_ids') {
+        expect({ status: answer.status, total: JSON.parse(answer.text).total }, where).toEqual({ status: 200, total: 0 });
+      } else {
+        expect({ status: answer.status, code: error?.code, field: error?.field }, where).toEqual({
+          status: 422,
+          code: 'VALIDATION_ERROR',
+          field: parameter.name,
+        });
+      }
+    });
+    expect(problems).toEqual([]);
+  });
+
+  test('tRPC: the same inputs give the same answers, with the app code in the envelope', async () => {
+    const problems = await everyCase(async (endpoint, parameter, text) => {
+      const mutation = endpoint.method !== 'GET';
+      if (mutation && parameter.in !== 'path') return;
+      const input: Record<string, unknown> = { [parameter.name]: parameter.name === 'tag_ids' ? [text] : text };
+      if (parameter.name !== 'id' && endpoint.path.includes('{id}')) input.id = realId(endpoint.path);
+      const json = encode(JSON.stringify(input));
+      const sent: Sent = mutation
+        ? { method: 'POST', path: `/trpc/${endpoint.procedure}`, body: JSON.stringify(input), contentType: 'application/json' }
+        : { method: 'GET', path: `/trpc/${endpoint.procedure}?input=${json}` };
+      const answer = await probe(sent, expectTrpcContract);
+      const envelope = JSON.parse(answer.text) as {
+        error?: { data: { appCode: string; field: string | null } };
+        result?: { data: { total?: number } };
+      };
+      const where = `${endpoint.procedure} ${JSON.stringify(input)} → ${answer.status} ${answer.text.slice(0, 200)}`;
+      if (parameter.in === 'path') {
+        expect({ status: answer.status, code: envelope.error?.data.appCode }, where).toEqual({
+          status: 404,
+          code: unknownIdCode(endpoint.path),
+        });
+      } else if (parameter.name === 'tag_ids') {
+        expect({ status: answer.status, total: envelope.result?.data.total }, where).toEqual({ status: 200, total: 0 });
+      } else {
+        expect({ status: answer.status, code: envelope.error?.data.appCode, field: envelope.error?.data.field }, where).toEqual({
+          status: 422,
+          code: 'VALIDATION_ERROR',
+          field: parameter.name,
+        });
+      }
+    });
+    expect(problems).toEqual([]);
   });
 });
 

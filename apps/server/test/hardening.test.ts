@@ -96,16 +96,59 @@ describe('batched tRPC calls', () => {
   });
 });
 
-describe('ids and text PostgreSQL cannot hold (NUL)', () => {
+describe('ids and text PostgreSQL cannot hold (NUL, half a surrogate pair)', () => {
   test.each([
     ['GET', '/links/lnk_%00', 404, 'LINK_NOT_FOUND'],
     ['GET', '/links/ext_a%00b', 404, 'LINK_NOT_FOUND'],
     ['DELETE', '/links/lnk_%00', 404, 'LINK_NOT_FOUND'],
     ['DELETE', '/tags/tag_%00', 404, 'TAG_NOT_FOUND'],
+    ['GET', '/links/lnk_%00/stats', 404, 'LINK_NOT_FOUND'],
+    ['GET', '/tags/%00/stats', 404, 'TAG_NOT_FOUND'],
+    ['GET', '/tags/tag_%00/stats?interval=hour', 404, 'TAG_NOT_FOUND'],
   ])('%s %s → %i %s', async (method, path, status, code) => {
     const response = await account.call(method, path);
     expect(response.status).toBe(status);
     expect(response.body.code).toBe(code);
+  });
+
+  /** A tRPC call as the typed client makes it: input as JSON, which can carry any text. */
+  const trpcCall = async (procedure: string, input: unknown, mutation: boolean) => {
+    const headers = { authorization: `Bearer ${account.key}`, 'content-type': 'application/json' };
+    const response = mutation
+      ? await fetch(`${server.origin}/trpc/${procedure}`, { method: 'POST', headers, body: JSON.stringify(input) })
+      : await fetch(`${server.origin}/trpc/${procedure}?input=${encodeURIComponent(JSON.stringify(input))}`, { headers });
+    const body = (await response.json()) as { error?: { data: { appCode: string } }; result?: { data: unknown } };
+    return { status: response.status, appCode: body.error?.data.appCode, data: body.result?.data };
+  };
+
+  test.each([
+    ['stats.tag', 'TAG_NOT_FOUND', {}, false],
+    ['stats.link', 'LINK_NOT_FOUND', {}, false],
+    ['links.get', 'LINK_NOT_FOUND', {}, false],
+    ['links.update', 'LINK_NOT_FOUND', { title: 'x' }, true],
+    ['links.delete', 'LINK_NOT_FOUND', {}, true],
+    ['tags.update', 'TAG_NOT_FOUND', { name: 'x' }, true],
+    ['tags.delete', 'TAG_NOT_FOUND', {}, true],
+  ])('tRPC %s with an id holding NUL or half a surrogate pair → 404 %s', async (procedure, code, rest, mutation) => {
+    for (const id of ['\u0000', 'tag_\u0000', 'lnk_\u0000', 'ext_\u0000', '\ud800', 'lnk_\udfff', 'ext_a\ud800']) {
+      expect(await trpcCall(procedure, { id, ...rest }, mutation), JSON.stringify(id)).toMatchObject({ status: 404, appCode: code });
+    }
+  });
+
+  test('half a surrogate pair names no link, not even one whose external_id holds U+FFFD (what PostgreSQL would have been sent)', async () => {
+    const link = (await account.call('POST', '/links', { title: 'x', destination_url: 'https://example.com/fffd', external_id: 'a\ufffd' }))
+      .body;
+    expect(link.external_id).toBe('a\ufffd');
+    expect(await trpcCall('links.get', { id: 'ext_a\ufffd' }, false)).toMatchObject({ status: 200, data: { id: link.id } });
+
+    expect(await trpcCall('links.get', { id: 'ext_a\ud800' }, false)).toMatchObject({ status: 404, appCode: 'LINK_NOT_FOUND' });
+    expect(await trpcCall('links.update', { id: 'ext_a\ud800', title: 'changed' }, true)).toMatchObject({ status: 404 });
+    expect(await trpcCall('links.delete', { id: 'ext_a\ud800' }, true)).toMatchObject({ status: 404 });
+    expect(await trpcCall('links.get', { id: link.id }, false)).toMatchObject({ status: 200, data: { title: 'x' } });
+  });
+
+  test('a list filter holding half a surrogate pair matches nothing', async () => {
+    expect(await trpcCall('links.list', { tag_ids: ['\ud800'] }, false)).toMatchObject({ status: 200, data: { links: [], total: 0 } });
   });
 
   test('PATCH /tags/{id} with a NUL id → 404 TAG_NOT_FOUND', async () => {
@@ -139,6 +182,76 @@ describe('ids and text PostgreSQL cannot hold (NUL)', () => {
     const response = await account.call('POST', '/links', body);
     expect(response.status).toBe(422);
     expect(response.body).toEqual({ code: 'VALIDATION_ERROR', message: expect.any(String), field });
+  });
+});
+
+describe('deeply nested JSON', () => {
+  const nested = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+  /** The issue's body: 60 KB, `utm` nested 30,000 levels deep. */
+  const deepBody = `{"title":"Deep","destination_url":"https://example.com/deep","utm":${nested(30_000)}}`;
+  /** The top-level object and 31 arrays inside it: 32 levels, the most a body may nest. */
+  const atTheLimit = `{"title":"Deep","destination_url":"https://example.com/deep","utm":${nested(31)}}`;
+  const trpcPost = (path: string, body: string) =>
+    fetch(`${server.origin}/trpc/${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${account.key}`, 'content-type': 'application/json' },
+      body,
+    });
+  const trpcError = async (response: Response) => ((await response.json()) as { error: { data: Record<string, unknown> } }).error.data;
+
+  test('REST: a 60 KB body nested 30,000 levels deep → 422 VALIDATION_ERROR on body, nothing saved', async () => {
+    expect(deepBody.length).toBeGreaterThan(60_000);
+    const before = await counts();
+    const response = await account.call('POST', '/links', deepBody);
+    expect(response.status).toBe(422);
+    expect(response.body).toEqual({ code: 'VALIDATION_ERROR', message: expect.stringContaining('32 levels'), field: 'body' });
+    expect(await counts()).toEqual(before);
+  });
+
+  test.each([
+    ['PATCH', '/tags/tag_x', `{"name":${nested(30_000)}}`],
+    ['POST', '/links/upsert', `{"title":${nested(5_000)},"destination_url":"https://example.com/deep"}`],
+  ])('REST: %s %s with a deeply nested field → 422 VALIDATION_ERROR on body', async (method, path, body) => {
+    const response = await account.call(method, path, body);
+    expect(response.status).toBe(422);
+    expect(response.body).toEqual({ code: 'VALIDATION_ERROR', message: expect.stringContaining('32 levels'), field: 'body' });
+  });
+
+  test('tRPC: the same body → 422 with appCode VALIDATION_ERROR on body, nothing saved', async () => {
+    const before = await counts();
+    const response = await trpcPost('links.create', deepBody);
+    expect(response.status).toBe(422);
+    expect(await trpcError(response)).toMatchObject({
+      appCode: 'VALIDATION_ERROR',
+      appMessage: expect.stringContaining('32 levels'),
+      field: 'body',
+    });
+    expect(await counts()).toEqual(before);
+  });
+
+  test('tRPC: a query input nested too deep → 422 with appCode VALIDATION_ERROR on input', async () => {
+    const input = encodeURIComponent(`{"id":${nested(2_000)}}`);
+    const response = await fetch(`${server.origin}/trpc/links.get?input=${input}`, { headers: { authorization: `Bearer ${account.key}` } });
+    expect(response.status).toBe(422);
+    expect(await trpcError(response)).toMatchObject({ appCode: 'VALIDATION_ERROR', field: 'input' });
+  });
+
+  test("a body nested exactly 32 levels is read: its answer is the schema's (utm must be an object), on both transports", async () => {
+    const before = await counts();
+    const rest = await account.call('POST', '/links', atTheLimit);
+    expect(rest.status).toBe(422);
+    expect(rest.body).toMatchObject({ code: 'VALIDATION_ERROR', field: 'utm' });
+    const trpc = await trpcPost('links.create', atTheLimit);
+    expect(trpc.status).toBe(422);
+    expect(await trpcError(trpc)).toMatchObject({ appCode: 'VALIDATION_ERROR', field: 'utm' });
+    expect(await counts()).toEqual(before);
+  });
+
+  test('brackets inside strings are text, not nesting: a title of 100 brackets is saved', async () => {
+    const title = `${'[{'.repeat(50)}\\"${']'.repeat(50)}`;
+    const response = await account.call('POST', '/links', { title, destination_url: 'https://example.com/brackets' });
+    expect(response.status).toBe(201);
+    expect(response.body.title).toBe(title);
   });
 });
 

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { expect, inject } from 'vitest';
 import { buildServer } from '../src/build-server.ts';
+import type { ConnectionLimits } from '../src/connection-limits.ts';
 import type { RateLimitSettings } from '../src/rate-limits.ts';
 
 /**
@@ -54,6 +55,8 @@ export interface TestServerOptions {
   logLevel?: string;
   logStream?: { write(line: string): void };
   trustProxy?: boolean;
+  /** Request timeouts and connection cap; by default the production ones. */
+  connectionLimits?: Partial<ConnectionLimits>;
 }
 
 const UNREACHED = 1_000_000;
@@ -86,6 +89,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...(options.logStream ? { logStream: options.logStream } : {}),
     rateLimits: { ...GENEROUS_RATE_LIMITS, ...options.rateLimits },
     trustProxy: options.trustProxy,
+    ...(options.connectionLimits ? { connectionLimits: options.connectionLimits } : {}),
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

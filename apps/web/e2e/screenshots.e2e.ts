@@ -1,12 +1,14 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, test } from 'vitest';
+import { recordSampleClicks, type SampleLink } from '../../extension/e2e/sample-clicks.ts';
 import { createAccount, startTestServer, type TestAccount, type TestServer } from '../../server/test/harness.ts';
 import { type DashboardBrowser, launchDashboardBrowser, signInWith } from './browser.ts';
 
 /**
  * The dashboard's screenshots in docs/ (`pnpm --filter @shortlinks/web screenshots`), taken in the
- * real browser with realistic data. Skipped in the normal end-to-end run.
+ * real browser with realistic data: a month of the same sample clicks as the extension's screenshots.
+ * Skipped in the normal end-to-end run.
  */
 const enabled = process.env.UPDATE_SCREENSHOTS === '1';
 const docs = path.resolve(import.meta.dirname, '../../../docs');
@@ -16,17 +18,9 @@ let browser: DashboardBrowser;
 let account: TestAccount;
 let spring: string;
 
-const AGENTS = [
-  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36',
-  'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15',
-  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
-  'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:132.0) Gecko/20100101 Firefox/132.0',
-];
-const REFERRERS = ['https://news.ycombinator.com/', 'https://www.linkedin.com/feed/', undefined, 'https://mail.google.com/'];
-
 beforeAll(async () => {
   if (!enabled) return;
-  [server, browser] = await Promise.all([startTestServer({ countryHeader: 'cf-ipcountry' }), launchDashboardBrowser()]);
+  [server, browser] = await Promise.all([startTestServer(), launchDashboardBrowser()]);
   account = await createAccount(server, { name: 'Acme', plan: 'team' });
   const tag = async (name: string, color: string) => (await account.call('POST', '/tags', { name, color })).body.id as string;
   const launch = await tag('Launch', 'indigo');
@@ -34,53 +28,47 @@ beforeAll(async () => {
   const docsTag = await tag('Docs', 'cyan');
   await tag('Internal', 'slate');
   const links = [
-    ['Pricing page', 'https://acme.example.com/pricing', [launch], 'pricing', 42],
-    ['Spring launch announcement', 'https://blog.acme.example.com/2026/spring-launch', [launch, social], 'spring', 318],
-    ['API quick start', 'https://docs.acme.example.com/quick-start', [docsTag], 'quick-start', 87],
-    ['Conference talk slides', 'https://slides.example.org/acme-keynote', [social], undefined, 12],
-    ['Changelog', 'https://acme.example.com/changelog', [docsTag], 'changelog', 5],
+    ['Pricing page', 'https://acme.example.com/pricing', [launch], 'pricing', 38],
+    ['Spring launch announcement', 'https://blog.acme.example.com/2026/spring-launch', [launch, social], 'spring', 64],
+    ['API quick start', 'https://docs.acme.example.com/quick-start', [docsTag], 'quick-start', 27],
+    ['Conference talk slides', 'https://slides.example.org/acme-keynote', [social], undefined, 6],
+    ['Changelog', 'https://acme.example.com/changelog', [docsTag], 'changelog', 3],
   ] as const;
-  for (const [title, destination_url, tag_ids, slug, clicks] of links) {
-    const link = (await account.call('POST', '/links', { title, destination_url, tag_ids, ...(slug ? { slug } : {}) })).body;
-    if (slug === 'spring') spring = link.id;
-    for (let i = 0; i < clicks; i++) {
-      const referer = REFERRERS[i % REFERRERS.length];
-      await fetch(`${server.origin}/${link.slug}`, {
-        redirect: 'manual',
-        headers: {
-          'user-agent': `${AGENTS[i % AGENTS.length]} visitor-${i % 97}`,
-          'cf-ipcountry': ['US', 'DE', 'GB', 'FR', 'JP'][i % 5]!,
-          ...(referer ? { referer } : {}),
-        },
-      });
-    }
+  const sample: SampleLink[] = [];
+  for (const [title, destination_url, tag_ids, slug, perDay] of links) {
+    const created = (await account.call('POST', '/links', { title, destination_url, tag_ids, ...(slug ? { slug } : {}) })).body;
+    // The launch: a spike nine days ago on the announcement, a smaller one on the pricing page.
+    const spike = slug === 'spring' ? { daysAgo: 9, times: 4 } : slug === 'pricing' ? { daysAgo: 9, times: 2.5 } : undefined;
+    sample.push({ id: created.id, perDay, ...(spike ? { spike } : {}) });
+    if (slug === 'spring') spring = created.id;
   }
-  await server.services.clicks.flush();
+  await recordSampleClicks(server, sample);
 });
 afterAll(async () => {
   await browser?.close();
   await server?.close();
 });
 
-async function shoot(page: Page, name: string) {
+async function shoot(page: Page, name: string, fullPage = false) {
   await page.mouse.move(0, 0);
-  await page.screenshot({ path: path.join(docs, `dashboard-${name}.png`) });
+  await page.screenshot({ path: path.join(docs, `dashboard-${name}.png`), fullPage });
 }
 
 test.skipIf(!enabled)('dashboard screenshots', { timeout: 120_000 }, async () => {
-  const { context } = await browser.newContext({ viewport: { width: 1180, height: 800 } });
+  const { context } = await browser.newContext({ viewport: { width: 1180, height: 900 } });
   const page = await context.newPage();
   await signInWith(page, server.origin, account.key);
   await page.getByTestId('link-row').first().waitFor();
   await shoot(page, 'links');
 
   await page.goto(`${server.origin}/app/links/${spring}`);
-  await page.getByRole('heading', { name: 'Spring launch announcement' }).waitFor();
-  await shoot(page, 'link');
+  await page.getByTestId('clicks-chart').locator('canvas').waitFor();
+  await shoot(page, 'link', true);
 
   await page.goto(`${server.origin}/app/overview`);
-  await page.getByRole('heading', { name: 'Overview' }).waitFor();
-  await shoot(page, 'overview');
+  await page.getByTestId('breakdown-top-links').waitFor();
+  await page.getByTestId('clicks-chart').locator('canvas').waitFor();
+  await shoot(page, 'overview', true);
 
   const phone = await browser.newContext({ viewport: { width: 390, height: 780 } });
   const small = await phone.context.newPage();

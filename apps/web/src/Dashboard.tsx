@@ -3,6 +3,7 @@ import { PlanUsage, ShortlinksProvider } from '@shortlinks/ui';
 import type { ReactNode } from 'react';
 import { Link, Route, Switch, useRoute } from 'wouter';
 import { type AccountState, useAccount } from './account.ts';
+import { useInAppLinks } from './in-app-links.ts';
 import { paths } from './routes.ts';
 import { LinkStatsPage } from './views/LinkStatsPage.tsx';
 import { LinksPage } from './views/LinksPage.tsx';
@@ -14,6 +15,7 @@ import { TagsPage } from './views/TagsPage.tsx';
 /** The signed-in dashboard: a header with the navigation and the plan's usage, and the view of the address. */
 export function Dashboard({ client, notice, onSignOut }: { client: ShortlinksClient; notice: string | undefined; onSignOut: () => void }) {
   const account = useAccount(client);
+  useInAppLinks();
   return (
     <ShortlinksProvider client={client}>
       <a className="skip-link" href="#main">
@@ -67,7 +69,7 @@ function Views({ account }: { account: AccountState }) {
       <Route path={paths.links}>
         <LinksPage account={account} />
       </Route>
-      <Route path="/links/:id">{(params) => <LinkStatsPage id={params.id} account={account} />}</Route>
+      <Route path="/links/:id">{(params) => <LinkStatsPage id={params.id} />}</Route>
       <Route path={paths.tags}>
         <TagsPage account={account} />
       </Route>

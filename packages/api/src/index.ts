@@ -12,7 +12,7 @@ export {
 } from './domain/reputation.ts';
 export { AppError, toAppError, trpcErrorBody } from './errors.ts';
 export { agentClass, countryCode, describeAgent, referrerHost, type VisitorAgent } from './redirects/agent-class.ts';
-export { type ClickEvent, ClickRecorder, DEFAULT_CLICK_FLUSH_MS } from './redirects/click-recorder.ts';
+export { type ClickEvent, ClickRecorder, DEFAULT_CLICK_FLUSH_MS, type DroppedClicks } from './redirects/click-recorder.ts';
 export type { RedirectOutcome } from './redirects/redirect-service.ts';
 export { VisitLimiter } from './redirects/visit-limiter.ts';
 export {

@@ -1,11 +1,27 @@
 import type { Context } from './context.ts';
+import { AppError } from './errors.ts';
+import { storable } from './services/database.ts';
+
+/** The answer to an `{id}` that names nothing, by what it names. */
+const UNKNOWN = {
+  link: () => new AppError('LINK_NOT_FOUND', 'No live link of the account matches that id'),
+  tag: () => new AppError('TAG_NOT_FOUND', 'No tag of the account matches that id'),
+} as const;
 
 /**
- * A path parameter's value. trpc-to-openapi hands REST path parameters over still URI-encoded
- * (`ext_a%2Fb`), so they are decoded here, for REST only: over tRPC the value is the string sent.
+ * The `{id}` of a path, as the lookup it names takes it; every path id of the API passes through
+ * here. trpc-to-openapi hands REST path parameters over still URI-encoded (`ext_a%2Fb`), so they
+ * are decoded, for REST only: over tRPC the value is the string sent. An id PostgreSQL cannot hold
+ * (NUL, half a surrogate pair: see `storable`) names nothing, and answers as any unknown id does
+ * before a query is made.
  */
-export function pathParam(ctx: Pick<Context, 'transport'>, value: string): string {
-  if (ctx.transport !== 'rest') return value;
+export function pathParam(ctx: Pick<Context, 'transport'>, names: keyof typeof UNKNOWN, value: string): string {
+  const id = ctx.transport === 'rest' ? decoded(value) : value;
+  if (!storable(id)) throw UNKNOWN[names]();
+  return id;
+}
+
+function decoded(value: string): string {
   try {
     return decodeURIComponent(value);
   } catch {

@@ -1,6 +1,7 @@
 import { AppError, appRouter, type Services, successStatus, toAppError } from '@shortlinks/api';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { type CreateOpenApiFastifyPluginOptions, fastifyTRPCOpenApiPlugin } from 'trpc-to-openapi';
+import { nestsTooDeep, tooDeep } from '../json-depth.ts';
 import { apiRateLimit } from '../rate-limits.ts';
 import { fromFastifyError } from './error-body.ts';
 
@@ -33,7 +34,9 @@ export async function restPlugin(app: FastifyInstance, { services }: { services:
   app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (body === '' && (request.method === 'DELETE' || request.method === 'GET')) return done(null, undefined);
-    return parseJson(request, body.toString(), done);
+    const text = body.toString();
+    if (nestsTooDeep(text)) return done(tooDeep('body'));
+    return parseJson(request, text, done);
   });
   app.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
     if (body === '' && (request.method === 'DELETE' || request.method === 'GET')) return done(null, undefined);

@@ -1,6 +1,7 @@
 import { appRouter, type Services, successStatus, toAppError, trpcErrorBody } from '@shortlinks/api';
 import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import { nestsTooDeep, tooDeep } from '../json-depth.ts';
 import { apiRateLimit } from '../rate-limits.ts';
 import { fromFastifyError } from './error-body.ts';
 
@@ -22,6 +23,13 @@ export async function trpcPlugin(app: FastifyInstance, { services }: { services:
     const failure = fromFastifyError(error);
     if (failure.status >= 500) request.log.error({ err: error }, 'request failed');
     return reply.code(failure.status).type('application/json').send(trpcErrorBody(failure));
+  });
+
+  // The adapter hands tRPC the body (and a query's `input`) as text, which tRPC parses itself.
+  app.addHook('preHandler', async (request) => {
+    if (typeof request.body === 'string' && nestsTooDeep(request.body)) throw tooDeep('body');
+    const { input } = request.query as { input?: unknown };
+    for (const value of [input].flat()) if (typeof value === 'string' && nestsTooDeep(value)) throw tooDeep('input');
   });
 
   await app.register(fastifyTRPCPlugin, {

@@ -1,10 +1,9 @@
 import type { Link as ShortLink } from '@shortlinks/client';
 import { LinksView, useShortlinks } from '@shortlinks/ui';
 import { useState } from 'react';
-import { Link } from 'wouter';
 import type { AccountState } from '../account.ts';
 import { NewLinkForm } from '../links/NewLinkForm.tsx';
-import { paths } from '../routes.ts';
+import { BASE, paths } from '../routes.ts';
 import { useDocumentTitle } from '../useDocumentTitle.ts';
 
 /** The home view: every link of the account (search, tag filter, edit, delete), and a new one. */
@@ -60,11 +59,7 @@ export function LinksPage({ account }: { account: AccountState }) {
         version={account.version}
         onChanged={account.changed}
         emptyHint="No links yet. Create your first with New link."
-        rowActions={(link) => (
-          <Link href={paths.link(link.id)} className="button small" aria-label={`Statistics of ${link.title}`}>
-            Statistics
-          </Link>
-        )}
+        statisticsHref={(link) => `${BASE}${paths.link(link.id)}`}
       />
     </>
   );

@@ -1,12 +1,12 @@
-import { TagChip } from '@shortlinks/ui';
-import { Link } from 'wouter';
+import { TagAnalytics } from '@shortlinks/ui/analytics';
+import { Link, useLocation } from 'wouter';
 import type { AccountState } from '../account.ts';
 import { paths } from '../routes.ts';
 import { useDocumentTitle } from '../useDocumentTitle.ts';
-import { AnalyticsPending } from './AnalyticsPending.tsx';
 
-/** One tag's statistics: the clicks of every link that carries it, together. */
+/** One tag's statistics: the clicks of every link that carries it, together, and its top links. */
 export function TagStatsPage({ id, account }: { id: string; account: AccountState }) {
+  const [, navigate] = useLocation();
   const tag = account.tags?.find((candidate) => candidate.id === id);
   const missing = account.tags !== undefined && tag === undefined;
   useDocumentTitle(tag ? tag.name : missing ? 'Tag not found' : 'Tag', 'Statistics');
@@ -21,22 +21,12 @@ export function TagStatsPage({ id, account }: { id: string; account: AccountStat
           <h1>Tag not found</h1>
           <p>This tag does not exist in your account, or it has been deleted.</p>
         </div>
-      ) : null}
-      {tag ? (
+      ) : (
         <>
-          <div className="page-head">
-            <h1 className="row">
-              <TagChip tag={tag} />
-              <span className="visually-hidden">statistics</span>
-            </h1>
-            <span className="muted">
-              {tag.link_count} {tag.link_count === 1 ? 'link' : 'links'}
-            </span>
-          </div>
-          {/* ANALYTICS: <TagAnalytics tagId={tag.id} onOpenLink={(id) => navigate(paths.link(id))} /> */}
-          <AnalyticsPending of="tag" />
+          <h1 className="visually-hidden">{tag ? `Statistics of the tag ${tag.name}` : 'Statistics of the tag'}</h1>
+          <TagAnalytics tagId={id} onOpenLink={(linkId) => navigate(paths.link(linkId))} />
         </>
-      ) : null}
+      )}
     </>
   );
 }

@@ -1,5 +1,11 @@
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { agentClass, countryCode, describeAgent, referrerHost } from './agent-class.ts';
+
+/** Strings of `unit` whose length is uniform up to `max` (fast-check favours short ones otherwise). */
+const upTo = (max: number, unit: fc.Arbitrary<string> | 'binary' = 'binary') =>
+  fc.integer({ min: 0, max }).chain((length) => fc.string({ unit, minLength: length, maxLength: length }));
+const HOST_CHARACTER = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789.-');
 
 describe('agentClass', () => {
   test.each([
@@ -24,6 +30,30 @@ describe('referrerHost', () => {
     expect(referrerHost('not a url')).toBeNull();
     expect(referrerHost(undefined)).toBeNull();
   });
+
+  test('a host longer than any DNS name (253 characters) is no referrer; one of 253 is kept', () => {
+    const longest = `${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(61)}`;
+    expect(referrerHost(`https://${longest}/`)).toBe(longest);
+    expect(referrerHost(`https://x${longest}/`)).toBeNull();
+    expect(referrerHost(`http://${'a'.repeat(4000)}.example/`)).toBeNull();
+  });
+
+  test('whatever the Referer, the host is null or at most 253 characters without NUL', () => {
+    const referer = fc.oneof(
+      upTo(16_384),
+      fc
+        .tuple(fc.constantFrom('http://', 'https://', 'android-app://', 'x://'), upTo(1_000, HOST_CHARACTER), upTo(16), upTo(1_000))
+        .map(([scheme, host, middle, rest]) => `${scheme}${host}${middle}/${rest}`),
+      fc.webUrl(),
+    );
+    fc.assert(
+      fc.property(referer, (value) => {
+        const host = referrerHost(value);
+        return host === null || (host.length > 0 && host.length <= 253 && !host.includes('\u0000'));
+      }),
+      { numRuns: 300 },
+    );
+  });
 });
 
 describe('describeAgent', () => {
@@ -45,6 +75,31 @@ describe('describeAgent', () => {
     expect(describeAgent('Mozilla/5.0 (Unknown) SomethingElse/1.0')).toMatchObject({ device: 'desktop', os: null });
     expect(describeAgent(undefined)).toEqual({ device: 'unknown', browser: null, os: null });
   });
+
+  test('a browser name over 64 characters is unknown: Bowser names an unknown browser after the first token', () => {
+    expect(describeAgent(`${'b'.repeat(64)}/1.0 (Windows NT 10.0)`)).toMatchObject({ browser: 'b'.repeat(64), os: 'Windows' });
+    expect(describeAgent(`${'b'.repeat(65)}/1.0 (Windows NT 10.0)`)).toMatchObject({ browser: null, os: 'Windows' });
+  });
+
+  test('whatever the User-Agent, the device is a known class and names are null or at most 64 characters', () => {
+    const userAgent = fc.oneof(
+      upTo(16_384),
+      fc
+        .tuple(
+          upTo(200, HOST_CHARACTER),
+          fc.constantFrom('/1.0 (Windows NT 10.0)', ' Mobile Safari/537', ' (iPad; CPU OS 17_0)', '/2 (X11; Linux)'),
+        )
+        .map(([token, rest]) => token + rest),
+    );
+    fc.assert(
+      fc.property(userAgent, (value) => {
+        const { device, browser, os } = describeAgent(value);
+        const bounded = (name: string | null) => name === null || (name.length > 0 && name.length <= 64 && !name.includes('\u0000'));
+        return ['bot', 'desktop', 'mobile', 'tablet', 'unknown'].includes(device) && bounded(browser) && bounded(os);
+      }),
+      { numRuns: 300 },
+    );
+  });
 });
 
 describe('countryCode', () => {
@@ -55,5 +110,16 @@ describe('countryCode', () => {
     expect(countryCode('T1')).toBeNull();
     expect(countryCode('DEU')).toBeNull();
     expect(countryCode(undefined)).toBeNull();
+  });
+
+  test('whatever the header, the country is null or two capital letters', () => {
+    const header = fc.oneof(upTo(16_384), upTo(3), fc.array(upTo(3), { maxLength: 3 }));
+    fc.assert(
+      fc.property(header, (value) => {
+        const code = countryCode(value);
+        return code === null || /^[A-Z]{2}$/.test(code);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -1,5 +1,6 @@
 import Bowser from 'bowser';
 import { isbot } from 'isbot';
+import { boundedText, CLICK_VALUE_LIMITS } from './click-values.ts';
 
 /** How a visit is classified; `bot` visits are neither counted nor recorded. */
 export type AgentClass = 'bot' | 'desktop' | 'mobile' | 'tablet' | 'unknown';
@@ -7,9 +8,9 @@ export type AgentClass = 'bot' | 'desktop' | 'mobile' | 'tablet' | 'unknown';
 /** What the statistics keep of a User-Agent: its class (the device type), browser and OS names. */
 export interface VisitorAgent {
   device: AgentClass;
-  /** e.g. `Chrome`, `Safari`; null when not recognised. */
+  /** e.g. `Chrome`, `Safari`; null when not recognised or over 64 characters. */
   browser: string | null;
-  /** e.g. `Windows`, `iOS`; null when not recognised. */
+  /** e.g. `Windows`, `iOS`; null when not recognised or over 64 characters. */
   os: string | null;
 }
 
@@ -27,9 +28,11 @@ export function describeAgent(userAgent: string | undefined): VisitorAgent {
     known = describe(userAgent);
     // Real traffic repeats a few thousand User-Agents; remembering them skips isbot's large
     // regular expression and Bowser's parse on the redirect path. Forgetting all at once keeps
-    // this bounded.
-    if (recent.size >= RECENT_LIMIT) recent.clear();
-    recent.set(userAgent, known);
+    // this bounded, and so does leaving out the rare long User-Agent (a visitor may send 16 KiB).
+    if (userAgent.length <= RECENT_AGENT_CHARS) {
+      if (recent.size >= RECENT_LIMIT) recent.clear();
+      recent.set(userAgent, known);
+    }
   }
   return known;
 }
@@ -40,12 +43,18 @@ export function agentClass(userAgent: string | undefined): AgentClass {
 }
 
 const RECENT_LIMIT = 5_000;
+/** Real User-Agents are a few hundred characters; longer ones are described again each time. */
+const RECENT_AGENT_CHARS = 1_024;
 const recent = new Map<string, VisitorAgent>();
 
 function describe(userAgent: string): VisitorAgent {
   if (isbot(userAgent)) return { device: 'bot', browser: null, os: null };
   const parsed = Bowser.parse(userAgent);
-  return { device: deviceOf(userAgent), browser: parsed.browser.name || null, os: parsed.os.name || null };
+  return {
+    device: deviceOf(userAgent),
+    browser: boundedText(parsed.browser.name, CLICK_VALUE_LIMITS.browser),
+    os: boundedText(parsed.os.name, CLICK_VALUE_LIMITS.os),
+  };
 }
 
 function deviceOf(userAgent: string): AgentClass {
@@ -54,11 +63,14 @@ function deviceOf(userAgent: string): AgentClass {
   return 'desktop';
 }
 
-/** The host of a Referer header (never the whole URL, which may carry personal data). */
+/**
+ * The host of a Referer header (never the whole URL, which may carry personal data); null when
+ * there is none, or when it is longer than any DNS name (253 characters).
+ */
 export function referrerHost(referer: string | undefined): string | null {
   if (!referer) return null;
   try {
-    return new URL(referer).hostname.toLowerCase() || null;
+    return boundedText(new URL(referer).hostname.toLowerCase(), CLICK_VALUE_LIMITS.referrerHost);
   } catch {
     return null;
   }

@@ -1,5 +1,6 @@
 import type { Database } from '@shortlinks/db';
 import { type Kysely, sql } from 'kysely';
+import { boundedCountry, boundedDevice, boundedText, boundedVisitor, CLICK_VALUE_LIMITS } from './click-values.ts';
 
 /** Visits that are the same event: one link, one second, one visitor, one referrer host, one agent, one country. */
 export interface ClickGroup {
@@ -20,23 +21,32 @@ export interface ClickGroup {
  * rollups of links and accounts, and click_count. A visitor counts once per link and UTC day, in
  * the hour of their first click that day (docs/statistics.md). Rows are upserted in key order, so
  * two processes flushing at once take their locks in the same order.
+ *
+ * Being one statement, a batch is written whole or not at all: the recorder relies on that to
+ * write the groups of a refused batch apart without counting any twice (write-apart.ts).
  */
 export async function writeClickBatch(db: Kysely<Database>, groups: ClickGroup[]): Promise<void> {
   await clickBatchStatement(groups).execute(db);
 }
 
+/**
+ * Every value that reaches a key is bounded here again, whatever its producer did (the redirect
+ * bounds them already, agent-class.ts): a value too long for an index row, or one PostgreSQL text
+ * cannot hold, is written as unknown. Off the redirect path, once per group.
+ */
 export function clickBatchStatement(groups: ClickGroup[]) {
+  const { referrerHost, browser, os } = CLICK_VALUE_LIMITS;
   return sql`
     with events (link_id, second, referrer_host, agent_class, browser, os, country, visitor, clicks) as (
       select * from unnest(
         ${groups.map((g) => g.linkId)}::text[],
         ${groups.map((g) => g.second)}::float8[],
-        ${groups.map((g) => g.referrerHost)}::text[],
-        ${groups.map((g) => g.device)}::text[],
-        ${groups.map((g) => g.browser)}::text[],
-        ${groups.map((g) => g.os)}::text[],
-        ${groups.map((g) => g.country)}::text[],
-        ${groups.map((g) => g.visitor)}::text[],
+        ${groups.map((g) => boundedText(g.referrerHost, referrerHost))}::text[],
+        ${groups.map((g) => boundedDevice(g.device))}::text[],
+        ${groups.map((g) => boundedText(g.browser, browser))}::text[],
+        ${groups.map((g) => boundedText(g.os, os))}::text[],
+        ${groups.map((g) => boundedCountry(g.country))}::text[],
+        ${groups.map((g) => boundedVisitor(g.visitor))}::text[],
         ${groups.map((g) => g.clicks)}::int4[])
     ),
     hashed as (

@@ -3,6 +3,7 @@ import { type Kysely, sql } from 'kysely';
 import type { VisitorAgent } from './agent-class.ts';
 import { type ClickGroup, writeClickBatch } from './click-batch.ts';
 import { DAY_MS, isoDay, VisitorSalts } from './visitor-salts.ts';
+import { type WriteProgress, writeApart } from './write-apart.ts';
 
 export interface ClickEvent {
   linkId: string;
@@ -24,7 +25,17 @@ export interface ClickRecorderOptions {
   maxBuffered?: number;
   /** Raw click events older than this many days are deleted (rollups are kept); 0 keeps them all. */
   retentionDays?: number;
+  /** Where the recorder says what went wrong: clicks dropped, writes failing, housekeeping failing. */
   log?: (message: string) => void;
+}
+
+/** Clicks the recorder gave up on since it started (for metrics); they are in no count. */
+export interface DroppedClicks {
+  /** Groups PostgreSQL refused to write even alone (docs/security.md, "Click counting"), or recorded without a valid time, and their clicks. */
+  refusedGroups: number;
+  refusedClicks: number;
+  /** Clicks that found the buffer full while the database was unreachable. */
+  overflowClicks: number;
 }
 
 /**
@@ -37,10 +48,15 @@ export interface ClickRecorderOptions {
  */
 export const DEFAULT_CLICK_FLUSH_MS = 5000;
 
+/** The latest time a JavaScript Date can hold. */
+const MAX_TIME_MS = 8.64e15;
+
 /** Housekeeping (salt rotation, visitor dedupe rows, raw event retention) runs at most this often. */
 const MAINTENANCE_INTERVAL_MS = 3_600_000;
 /** Raw events are deleted in chunks, so retention never holds long locks. */
 const RETENTION_CHUNK = 20_000;
+/** While writes keep failing (database unreachable), the failure is logged at most this often. */
+const FAILURE_LOG_INTERVAL_MS = 60_000;
 
 /**
  * Buffers clicks in memory and writes them in batches, one SQL statement per batch (the events,
@@ -48,6 +64,11 @@ const RETENTION_CHUNK = 20_000;
  * the redirect's response path never waits for the database. Identical visits within one second
  * are buffered as one group with a count. `stop()` writes what is left: a graceful shutdown
  * loses nothing.
+ *
+ * A batch PostgreSQL refuses for its data is written again in halves, down to single groups,
+ * and only the groups it refuses alone are dropped, logged and counted (`dropped`): one visitor
+ * can never stop the counting of the others. When the database is unreachable nothing is
+ * dropped: the groups stay buffered, up to `maxBuffered`, for the next flush.
  */
 export class ClickRecorder {
   readonly #orm: Orm;
@@ -62,6 +83,12 @@ export class ClickRecorder {
   #timer: NodeJS.Timeout | undefined;
   #flushing: Promise<void> = Promise.resolve();
   #lastMaintenance = 0;
+  readonly #dropped: DroppedClicks = { refusedGroups: 0, refusedClicks: 0, overflowClicks: 0 };
+  /** Clicks dropped on a full buffer since the last flush said so. */
+  #overflowUnreported = 0;
+  /** Writes failed in a row (database unreachable), and when that was last logged. */
+  #failedWrites = 0;
+  #failureLoggedAt = 0;
 
   constructor(orm: Orm, options: ClickRecorderOptions = {}) {
     this.#orm = orm;
@@ -76,7 +103,7 @@ export class ClickRecorder {
     const visitor = this.#salts.visitor(Math.floor(event.at / DAY_MS), event.clientIp, event.userAgent);
     if (visitor === undefined) {
       if (this.#unsalted.length + this.#groups.size < this.#maxBuffered) this.#unsalted.push(event);
-      else this.#log('click buffer full (database unreachable?): dropping a click');
+      else this.#overflow();
       return;
     }
     const { agent, referrerHost, country } = event;
@@ -97,8 +124,14 @@ export class ClickRecorder {
         clicks: 1,
       });
     } else {
-      this.#log('click buffer full (database unreachable?): dropping a click');
+      this.#overflow();
     }
+  }
+
+  /** Counted here, logged once per flush: a full buffer under load must not write a log line per visit. */
+  #overflow(): void {
+    this.#dropped.overflowClicks++;
+    this.#overflowUnreported++;
   }
 
   /** Clicks recorded but not yet written. */
@@ -108,6 +141,11 @@ export class ClickRecorder {
     return clicks + this.#unsalted.length;
   }
 
+  /** Clicks given up on since start; they are in no count. */
+  get dropped(): Readonly<DroppedClicks> {
+    return { ...this.#dropped };
+  }
+
   start(): void {
     this.#timer ??= setInterval(() => void this.flush().catch(() => {}), this.#intervalMs);
     this.#timer.unref();
@@ -115,11 +153,16 @@ export class ClickRecorder {
     void this.#salts.ensure(this.#db(), [], Date.now()).catch(() => {});
   }
 
-  /** Stops the timer and writes every buffered click. */
+  /** Stops the timer and writes every buffered click; throws when some could not be written (they are lost). */
   async stop(): Promise<void> {
     clearInterval(this.#timer);
     this.#timer = undefined;
-    await this.flush();
+    try {
+      await this.flush();
+    } catch (error) {
+      this.#log(`stopping with ${plural(this.pending, 'click')} that could not be written: they are lost`);
+      throw error;
+    }
   }
 
   /** Writes every buffered click now; flushes never overlap. */
@@ -132,30 +175,82 @@ export class ClickRecorder {
     return this.#orm.em.fork().getKysely<Database>();
   }
 
+  /** One flush: the buffered groups, then the hourly housekeeping, which runs whatever the write met. */
   async #write(): Promise<void> {
-    await this.#hashUnsalted();
-    if (this.#groups.size > 0) {
-      const batch = this.#groups;
-      this.#groups = new Map();
-      try {
-        await writeClickBatch(this.#db(), [...batch.values()]);
-      } catch (error) {
-        // Keep them for the next attempt (the database may be restarting).
-        for (const [key, group] of batch) {
-          const newer = this.#groups.get(key);
-          if (newer) newer.clicks += group.clicks;
-          else this.#groups.set(key, group);
-        }
-        this.#log(`could not write ${batch.size} click groups: ${(error as Error).message}`);
-        throw error;
-      }
+    if (this.#overflowUnreported > 0) {
+      this.#log(
+        `dropped ${plural(this.#overflowUnreported, 'click')}: the buffer is full (${this.#maxBuffered} click groups waiting; database unreachable?)`,
+      );
+      this.#overflowUnreported = 0;
     }
-    await this.#maintain();
+    try {
+      await this.#hashUnsalted();
+      await this.#writeGroups();
+      if (this.#failedWrites > 0) {
+        this.#log(`clicks are written again, after ${plural(this.#failedWrites, 'failed attempt')}`);
+        this.#failedWrites = 0;
+        this.#failureLoggedAt = 0;
+      }
+    } catch (error) {
+      this.#failedWrites++;
+      const now = Date.now();
+      if (now - this.#failureLoggedAt >= FAILURE_LOG_INTERVAL_MS) {
+        this.#failureLoggedAt = now;
+        this.#log(`could not write ${plural(this.pending, 'click')}, kept for the next attempt: ${(error as Error).message}`);
+      }
+      throw error;
+    } finally {
+      await this.#maintain();
+    }
+  }
+
+  /** Writes the buffered groups; those the database refuses alone are dropped, the rest kept when it is unreachable. */
+  async #writeGroups(): Promise<void> {
+    if (this.#groups.size === 0) return;
+    const batch = this.#groups;
+    this.#groups = new Map();
+    const progress: WriteProgress<ClickGroup> = { written: new Set(), refused: [] };
+    const db = this.#db();
+    try {
+      await writeApart((groups) => writeClickBatch(db, groups), [...batch.values()], progress);
+    } catch (error) {
+      // Keep what was neither written nor refused for the next attempt (the database may be restarting).
+      const refused = new Set(progress.refused.map(({ item }) => item));
+      for (const [key, group] of batch) {
+        if (progress.written.has(group) || refused.has(group)) continue;
+        const newer = this.#groups.get(key);
+        if (newer) newer.clicks += group.clicks;
+        else this.#groups.set(key, group);
+      }
+      throw error;
+    } finally {
+      // Refused before the database went away, or not: they can never be written.
+      if (progress.refused.length > 0) this.#drop(progress.refused);
+    }
+  }
+
+  /** Counts and logs the groups PostgreSQL refused even alone: their data can never be written. */
+  #drop(refused: WriteProgress<ClickGroup>['refused']): void {
+    let clicks = 0;
+    for (const { item } of refused) clicks += item.clicks;
+    this.#dropped.refusedGroups += refused.length;
+    this.#dropped.refusedClicks += clicks;
+    const reasons = [...new Set(refused.map(({ refusal }) => `${refusal.message} (SQLSTATE ${refusal.code})`))];
+    const shown = reasons.slice(0, 3).join('; ') + (reasons.length > 3 ? `; and ${reasons.length - 3} more reasons` : '');
+    this.#log(`dropped ${plural(clicks, 'click')} (${plural(refused.length, 'click group')}) the database refused: ${shown}`);
   }
 
   /** Loads the salts that buffered visits wait for and hashes those visits. */
   async #hashUnsalted(): Promise<void> {
     if (this.#unsalted.length === 0) return;
+    // A time no day can be found for would fail every later flush; no producer sends one, but none may.
+    const timeless = this.#unsalted.filter((event) => !(Math.abs(event.at) <= MAX_TIME_MS));
+    if (timeless.length > 0) {
+      this.#unsalted = this.#unsalted.filter((event) => Math.abs(event.at) <= MAX_TIME_MS);
+      this.#dropped.refusedGroups += timeless.length;
+      this.#dropped.refusedClicks += timeless.length;
+      this.#log(`dropped ${plural(timeless.length, 'click')} without a valid time`);
+    }
     await this.#salts.ensure(
       this.#db(),
       this.#unsalted.map((event) => Math.floor(event.at / DAY_MS)),
@@ -189,4 +284,9 @@ export class ClickRecorder {
       this.#lastMaintenance = now - MAINTENANCE_INTERVAL_MS + 60_000;
     }
   }
+}
+
+/** `1 click`, `3 clicks`. */
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }

@@ -27,6 +27,14 @@ describe('VisitLimiter', () => {
     expect(limiter.refuse('203.0.113.1', MINUTE + 2)).toBe(60);
   });
 
+  test('an address longer than any IP address (a forged X-Forwarded-For) is counted by its first 64 characters', () => {
+    const limiter = new VisitLimiter(1, MINUTE, 100);
+    const forged = 'x'.repeat(64);
+    expect(limiter.refuse(`${forged}${'a'.repeat(16_000)}`, 0)).toBeUndefined();
+    expect(limiter.refuse(`${forged}${'b'.repeat(16_000)}`, 1)).toBe(60);
+    expect(limiter.refuse('2001:db8:ffff:ffff:ffff:ffff:255.255.255.255', 1)).toBeUndefined();
+  });
+
   test('tracks at most the given number of addresses, forgetting the least recently seen', () => {
     const limiter = new VisitLimiter(1, MINUTE, 2);
     limiter.refuse('a', 0);

@@ -35,7 +35,7 @@ export const linksRouter = {
     .meta({ openapi: { method: 'GET', path: '/links/{id}', tags, summary: 'Get a link by lnk_ id or ext_ external id', protect: true } })
     .input(linkRef)
     .output(LinkSchema)
-    .query(({ ctx, input }) => ctx.services.links.get(ctx.accountId, pathParam(ctx, input.id))),
+    .query(({ ctx, input }) => ctx.services.links.get(ctx.accountId, pathParam(ctx, 'link', input.id))),
 
   update: authedProcedure
     .meta({
@@ -43,7 +43,7 @@ export const linksRouter = {
     })
     .input(UpdateLinkBodySchema.extend(linkRef.shape))
     .output(LinkSchema)
-    .mutation(({ ctx, input: { id, ...body } }) => ctx.services.links.update(ctx.accountId, pathParam(ctx, id), body)),
+    .mutation(({ ctx, input: { id, ...body } }) => ctx.services.links.update(ctx.accountId, pathParam(ctx, 'link', id), body)),
 
   delete: authedProcedure
     .meta({
@@ -52,7 +52,7 @@ export const linksRouter = {
     })
     .input(linkRef)
     .output(z.void())
-    .mutation(({ ctx, input }) => ctx.services.links.delete(ctx.accountId, pathParam(ctx, input.id))),
+    .mutation(({ ctx, input }) => ctx.services.links.delete(ctx.accountId, pathParam(ctx, 'link', input.id))),
 
   upsert: authedProcedure
     .meta({

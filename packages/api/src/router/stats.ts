@@ -22,7 +22,7 @@ export const statsRouter = {
     })
     .input(LinkStatsQuerySchema)
     .output(LinkStatsSchema)
-    .query(({ ctx, input: { id, ...query } }) => ctx.services.stats.link(ctx.accountId, pathParam(ctx, id), query)),
+    .query(({ ctx, input: { id, ...query } }) => ctx.services.stats.link(ctx.accountId, pathParam(ctx, 'link', id), query)),
 
   tag: authedProcedure
     .meta({
@@ -37,7 +37,7 @@ export const statsRouter = {
     })
     .input(TagStatsQuerySchema)
     .output(GroupStatsSchema)
-    .query(({ ctx, input: { id, ...query } }) => ctx.services.stats.tag(ctx.accountId, pathParam(ctx, id), query)),
+    .query(({ ctx, input: { id, ...query } }) => ctx.services.stats.tag(ctx.accountId, pathParam(ctx, 'tag', id), query)),
 
   account: authedProcedure
     .meta({

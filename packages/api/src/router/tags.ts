@@ -27,7 +27,7 @@ export const tagsRouter = {
     .meta({ openapi: { method: 'PATCH', path: '/tags/{id}', tags, summary: 'Rename or recolour a tag', protect: true } })
     .input(UpdateTagBodySchema.extend(tagRef.shape))
     .output(TagSchema)
-    .mutation(({ ctx, input: { id, ...body } }) => ctx.services.tags.update(ctx.accountId, pathParam(ctx, id), body)),
+    .mutation(({ ctx, input: { id, ...body } }) => ctx.services.tags.update(ctx.accountId, pathParam(ctx, 'tag', id), body)),
 
   delete: authedProcedure
     .meta({
@@ -36,5 +36,5 @@ export const tagsRouter = {
     })
     .input(tagRef)
     .output(z.void())
-    .mutation(({ ctx, input }) => ctx.services.tags.delete(ctx.accountId, pathParam(ctx, input.id))),
+    .mutation(({ ctx, input }) => ctx.services.tags.delete(ctx.accountId, pathParam(ctx, 'tag', input.id))),
 } satisfies TRPCRouterRecord;

@@ -1,3 +1,4 @@
+import { LONE_SURROGATE } from '@shortlinks/contract';
 import type { Database, Orm } from '@shortlinks/db';
 import { violatedUniqueIndex } from '@shortlinks/db';
 import type { Kysely } from 'kysely';
@@ -16,10 +17,12 @@ const CONFLICT_BY_INDEX: Record<string, AppError> = {
 };
 
 /**
- * Whether a text can be in PostgreSQL at all (text values cannot hold NUL). An id that cannot be
- * stored names no row; sending it in a query would be an error, not a miss.
+ * Whether a text can be in PostgreSQL as it is: text values cannot hold NUL, and half a surrogate
+ * pair has no UTF-8 form (the driver would send U+FFFD in its place, which another text may hold).
+ * An id that cannot be stored names no row; sending it in a query would be an error (NUL) or a
+ * match of some other row.
  */
-export const storable = (text: string): boolean => !text.includes('\u0000');
+export const storable = (text: string): boolean => !text.includes('\u0000') && !LONE_SURROGATE.test(text);
 
 /**
  * Runs `work` in one transaction: on any error nothing it wrote is kept.

@@ -3,7 +3,7 @@ import type { Orm } from '@shortlinks/db';
 import { sql } from 'kysely';
 import { resolveStatsRange, type StatsRange } from '../domain/stats-range.ts';
 import { AppError, validationError } from '../errors.ts';
-import { reader } from './database.ts';
+import { reader, storable } from './database.ts';
 import { findLiveLink } from './link-reads.ts';
 import { type BreakdownPart, type BreakdownRow, readBreakdowns, readSeries, type StatsSubject } from './stats-queries.ts';
 import { readTagBreakdowns } from './tag-breakdowns.ts';
@@ -48,6 +48,7 @@ export class StatsService {
   }
 
   async tag(accountId: string, tagId: string, query: StatsQuery): Promise<GroupStats> {
+    if (!storable(tagId)) throw tagNotFound();
     const range = await this.#range(query);
     const db = reader(this.#orm);
     const openDay = tagOpenDay(Date.now());

@@ -45,4 +45,16 @@ describe('LinkRow', () => {
     await act(async () => finish(false));
     expect(screen.getByRole('button', { name: 'Copy https://sho.rt/abc123' }).textContent).toBe('Copy');
   });
+
+  test('a Statistics link leads where the host keeps the link’s statistics, only when it says where', () => {
+    const { unmount } = render(
+      <ShortlinksProvider client={{} as ShortlinksClient}>
+        <LinkRow link={link} tags={[]} onChanged={() => undefined} statisticsHref={(shown) => `#/links/${shown.id}`} />
+      </ShortlinksProvider>,
+    );
+    expect(screen.getByRole('link', { name: 'Statistics of Read me' }).getAttribute('href')).toBe('#/links/lnk_1');
+    unmount();
+    renderRow(async () => true);
+    expect(screen.queryByRole('link', { name: /Statistics/ })).toBeNull();
+  });
 });

@@ -1,26 +1,27 @@
 /** @jsxRuntime automatic @jsxImportSource react */ // Parcel cannot read the React version from "catalog:" (docs/extension.md).
 import type { Link } from '@shortlinks/client';
 import type { TagSummary } from '@shortlinks/contract';
-import { type ReactNode, useState } from 'react';
+import { useState } from 'react';
 import { useShortlinks } from '../ShortlinksProvider.tsx';
 import { TagChip } from '../tags/TagChip.tsx';
 import { formErrorOf } from './field-errors.ts';
 import { LinkForm } from './LinkForm.tsx';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const countFormat = new Intl.NumberFormat();
 
-/** One link of the list: what it is, its clicks, and its edit and delete actions. */
+/** One link of the list: what it is, its clicks, and its statistics, edit and delete actions. */
 export function LinkRow({
   link,
   tags,
   onChanged,
-  actions,
+  statisticsHref,
 }: {
   link: Link;
   tags: TagSummary[];
   onChanged: () => void;
-  /** The host's own actions for this link, shown before Edit. */
-  actions?: ReactNode;
+  /** Where the link's statistics are; without it the row has no Statistics action. */
+  statisticsHref?: ((link: Link) => string) | undefined;
 }) {
   const { client, copyText } = useShortlinks();
   const [editing, setEditing] = useState(false);
@@ -68,7 +69,7 @@ export function LinkRow({
           </div>
         </div>
         <div className="clicks">
-          <strong>{link.click_count}</strong>
+          <strong>{countFormat.format(link.click_count)}</strong>
           <span>{link.click_count === 1 ? 'click' : 'clicks'}</span>
         </div>
         <div className="row" style={{ gap: 4 }}>
@@ -83,7 +84,11 @@ export function LinkRow({
             </>
           ) : (
             <>
-              {actions}
+              {statisticsHref ? (
+                <a className="button small" href={statisticsHref(link)} aria-label={`Statistics of ${link.title}`}>
+                  Statistics
+                </a>
+              ) : null}
               <button type="button" className="button small" aria-expanded={editing} onClick={() => setEditing(!editing)}>
                 Edit
               </button>

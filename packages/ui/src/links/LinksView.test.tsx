@@ -33,30 +33,4 @@ describe('LinksView', () => {
     expect(await screen.findByText('No links match.')).toBeTruthy();
     expect(screen.queryByText('No links yet. Shorten a page to start.')).toBeNull();
   });
-
-  test('each row shows the host’s own actions for its link, beside Edit', async () => {
-    const link: Link = {
-      id: 'lnk_1',
-      short_url: 'https://sho.rt/abc123',
-      destination_url: 'https://example.com/read',
-      title: 'Read me',
-      slug: 'abc123',
-      tags: [],
-      click_count: 3,
-      created_at: 0,
-    };
-    render(
-      <ShortlinksProvider client={accountWith([link])}>
-        <LinksView
-          tags={[]}
-          version={0}
-          onChanged={() => undefined}
-          rowActions={(shown) => <a href={`/stats/${shown.id}`}>Statistics</a>}
-        />
-      </ShortlinksProvider>,
-    );
-    const action = await screen.findByRole('link', { name: 'Statistics' });
-    expect(action.getAttribute('href')).toBe('/stats/lnk_1');
-    expect(action.closest('[data-slug]')?.getAttribute('data-slug')).toBe('abc123');
-  });
 });

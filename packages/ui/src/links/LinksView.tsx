@@ -19,7 +19,7 @@ export function LinksView({
   version,
   onChanged,
   emptyHint = 'No links yet.',
-  rowActions,
+  statisticsHref,
 }: {
   tags: Tag[];
   /** Bumped by the page whenever links or tags changed, to fetch again. */
@@ -27,8 +27,8 @@ export function LinksView({
   onChanged: () => void;
   /** Shown when the account has no links at all: where this app's people make their first one. */
   emptyHint?: ReactNode;
-  /** More actions of each link, shown before Edit (the web dashboard: a link to the link's statistics). */
-  rowActions?: (link: Link) => ReactNode;
+  /** Where a link's statistics are (the host's route); without it the rows have no Statistics action. */
+  statisticsHref?: (link: Link) => string;
 }) {
   const { client } = useShortlinks();
   const [query, setQuery] = useState('');
@@ -120,7 +120,7 @@ export function LinksView({
       {listing && listing.links.length > 0 ? (
         <ul className="link-list">
           {listing.links.map((link) => (
-            <LinkRow key={link.id} link={link} tags={tags} onChanged={onChanged} actions={rowActions?.(link)} />
+            <LinkRow key={link.id} link={link} tags={tags} onChanged={onChanged} statisticsHref={statisticsHref} />
           ))}
         </ul>
       ) : null}

@@ -9,7 +9,16 @@ import { TagChip } from './TagChip.tsx';
 import { tagErrorOf } from './tag-errors.ts';
 
 /** Create, rename, recolour and delete tags, with how many links carry each. */
-export function TagManager({ tags, onChanged }: { tags: Tag[]; onChanged: () => void }) {
+export function TagManager({
+  tags,
+  onChanged,
+  statisticsHref,
+}: {
+  tags: Tag[];
+  onChanged: () => void;
+  /** Where a tag's statistics are (the host's route); without it the rows have no Statistics action. */
+  statisticsHref?: (tag: Tag) => string;
+}) {
   const { client } = useShortlinks();
   const [name, setName] = useState('');
   const [color, setColor] = useState<TagColor>('indigo');
@@ -63,7 +72,7 @@ export function TagManager({ tags, onChanged }: { tags: Tag[]; onChanged: () => 
           </thead>
           <tbody>
             {tags.map((tag) => (
-              <TagRow key={tag.id} tag={tag} onChanged={onChanged} />
+              <TagRow key={tag.id} tag={tag} onChanged={onChanged} statisticsHref={statisticsHref} />
             ))}
           </tbody>
         </table>
@@ -72,7 +81,15 @@ export function TagManager({ tags, onChanged }: { tags: Tag[]; onChanged: () => 
   );
 }
 
-function TagRow({ tag, onChanged }: { tag: Tag; onChanged: () => void }) {
+function TagRow({
+  tag,
+  onChanged,
+  statisticsHref,
+}: {
+  tag: Tag;
+  onChanged: () => void;
+  statisticsHref: ((tag: Tag) => string) | undefined;
+}) {
   const { client } = useShortlinks();
   const [name, setName] = useState(tag.name);
   const [error, setError] = useState<{ name?: string; form?: string }>({});
@@ -137,9 +154,16 @@ function TagRow({ tag, onChanged }: { tag: Tag; onChanged: () => void }) {
             </button>
           </span>
         ) : (
-          <button type="button" className="button small danger" onClick={() => setConfirming(true)} aria-label={`Delete ${tag.name}`}>
-            Delete
-          </button>
+          <span className="row" style={{ justifyContent: 'flex-end', gap: 4 }}>
+            {statisticsHref ? (
+              <a className="button small" href={statisticsHref(tag)} aria-label={`Statistics of ${tag.name}`}>
+                Statistics
+              </a>
+            ) : null}
+            <button type="button" className="button small danger" onClick={() => setConfirming(true)} aria-label={`Delete ${tag.name}`}>
+              Delete
+            </button>
+          </span>
         )}
       </td>
     </tr>
