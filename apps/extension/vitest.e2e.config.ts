@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -8,7 +9,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['e2e/**/*.e2e.ts'],
-    globalSetup: ['../server/test/global-setup.ts', 'e2e/global-setup.ts'],
+    globalSetup: [fileURLToPath(import.meta.resolve('@shortlinks/testing/global-setup')), 'e2e/global-setup.ts'],
     pool: 'forks',
     fileParallelism: false,
     testTimeout: 45_000,

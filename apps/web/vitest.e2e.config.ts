@@ -1,14 +1,15 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 /**
- * The dashboard's real-browser suite (`pnpm --filter @shortlinks/web test:e2e`): the server's own
- * global setup (one embedded PostgreSQL, and the dashboard built when stale), Debian's Chromium,
- * and the scenarios one file at a time.
+ * The dashboard's real-browser suite (`pnpm --filter @shortlinks/web test:e2e`): the shared global
+ * setup (one embedded PostgreSQL), the dashboard built when stale, Debian's Chromium, and the
+ * scenarios one file at a time.
  */
 export default defineConfig({
   test: {
     include: ['e2e/**/*.e2e.ts'],
-    globalSetup: ['../server/test/global-setup.ts', 'e2e/global-setup.ts'],
+    globalSetup: [fileURLToPath(import.meta.resolve('@shortlinks/testing/global-setup')), 'e2e/global-setup.ts'],
     pool: 'forks',
     fileParallelism: false,
     testTimeout: 45_000,

@@ -1,7 +1,8 @@
+import { createAccount, type TestAccount, type TestServer } from '@shortlinks/testing';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { createAccount, startTestServer, type TestAccount, type TestServer } from '../../server/test/harness.ts';
 import { configure, type ExtensionBrowser, launchExtensionBrowser, screenshotAll } from './browser.ts';
+import { startTestServer } from './test-server.ts';
 
 const BROWSER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
 

@@ -1,5 +1,5 @@
-import { describeAgent } from '@shortlinks/api';
-import type { TestServer } from '../../server/test/harness.ts';
+import { describeAgent } from '@shortlinks/api/redirects';
+import type { TestServer } from '@shortlinks/testing';
 
 /**
  * A month of believable clicks for the screenshots, recorded through the server's own click

@@ -1,9 +1,10 @@
 import path from 'node:path';
+import { createAccount, type TestAccount, type TestServer } from '@shortlinks/testing';
 import { afterAll, beforeAll, test } from 'vitest';
-import { createAccount, startTestServer, type TestAccount, type TestServer } from '../../server/test/harness.ts';
 import { configure, type ExtensionBrowser, launchExtensionBrowser, openPopupWindow } from './browser.ts';
 import { startTestPages } from './pages.ts';
 import { recordSampleClicks, type SampleLink } from './sample-clicks.ts';
+import { startTestServer } from './test-server.ts';
 
 /**
  * The screenshots in docs/ (`pnpm --filter @shortlinks/extension screenshots`), taken in the real

@@ -1,5 +1,5 @@
+import type { TestAccount, TestServer } from '@shortlinks/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import type { TestAccount, TestServer } from '../../server/test/harness.ts';
 import { configure, type ExtensionBrowser, readClipboard, screenshotAll } from './browser.ts';
 import { type ScenarioWorld, startScenarioWorld } from './world.ts';
 

@@ -1,9 +1,10 @@
 import { createClient, type LinkStats, type ShortlinksClient, type StatsQuery } from '@shortlinks/client';
+import { createAccount, type TestAccount, type TestServer } from '@shortlinks/testing';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { createAccount, startTestServer, type TestAccount, type TestServer } from '../../server/test/harness.ts';
 import { configure, type ExtensionBrowser, launchExtensionBrowser, openPopupWindow, screenshotAll } from './browser.ts';
 import { startTestPages } from './pages.ts';
+import { startTestServer } from './test-server.ts';
 
 /**
  * The statistics views in the real browser, in a zone with a half-hour offset (hour buckets are

@@ -1,6 +1,7 @@
-import { createAccount, startTestServer, type TestAccount, type TestServer } from '../../server/test/harness.ts';
+import { createAccount, type TestAccount, type TestServer } from '@shortlinks/testing';
 import { type ExtensionBrowser, launchExtensionBrowser } from './browser.ts';
 import { startTestPages } from './pages.ts';
+import { startTestServer } from './test-server.ts';
 
 /** What a scenario file needs: the real server with a fresh account, Chromium with the extension, and web pages to shorten. */
 export interface ScenarioWorld {

@@ -10,7 +10,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createServices, LocalDenylist } from '@shortlinks/api';
+import { LocalDenylist } from '@shortlinks/api/reputation';
+import { createServices } from '@shortlinks/api/services';
 import { createOrm, migrate } from '@shortlinks/db';
 import { startEmbeddedPostgres } from '@shortlinks/db/embedded';
 import Fastify from 'fastify';

@@ -1,4 +1,4 @@
-import type { AccountView, Services } from '@shortlinks/api';
+import type { AccountView, Services } from '@shortlinks/api/services';
 
 /**
  * On the first start with an empty database, creates a default account (plan "unlimited": the

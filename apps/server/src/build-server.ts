@@ -1,4 +1,7 @@
-import { type Services, VisitLimiter } from '@shortlinks/api';
+import { AppError } from '@shortlinks/api/errors';
+import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from '@shortlinks/api/plans';
+import { VisitLimiter } from '@shortlinks/api/redirects';
+import type { Services } from '@shortlinks/api/services';
 import { LinkChangeListener, type Orm } from '@shortlinks/db';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { answerClientError } from './client-errors.ts';
@@ -9,6 +12,7 @@ import {
   connectionOptions,
   DEFAULT_CONNECTION_LIMITS,
 } from './connection-limits.ts';
+import { authenticationPlugin } from './plugins/authentication.ts';
 import { dashboardPlugin } from './plugins/dashboard.ts';
 import { extensionCorsPlugin } from './plugins/extension-cors.ts';
 import { healthPlugin } from './plugins/health.ts';
@@ -17,7 +21,7 @@ import { redirectPlugin } from './plugins/redirect.ts';
 import { NOT_FOUND_PAGE, sendPage } from './plugins/redirect-pages.ts';
 import { restPlugin } from './plugins/rest.ts';
 import { trpcPlugin } from './plugins/trpc.ts';
-import { DEFAULT_RATE_LIMITS, type RateLimitSettings, registerRateLimits, TRACKED_CLIENTS } from './rate-limits.ts';
+import { registerRateLimits, TRACKED_CLIENTS } from './rate-limits.ts';
 import { OneLinePerRequest } from './request-log.ts';
 
 export interface ServerOptions {
@@ -43,7 +47,7 @@ export interface ServerOptions {
 /** Request bodies above this size are refused with 413 PAYLOAD_TOO_LARGE (a link body is a few KiB). */
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
-const MALFORMED_URL = { code: 'MALFORMED_REQUEST', message: 'The URL is not valid percent-encoded UTF-8' };
+const MALFORMED_URL = new AppError('MALFORMED_REQUEST', 'The URL is not valid percent-encoded UTF-8').toBody();
 
 /** Builds the HTTP server without listening, so tests can start it on port 0. */
 export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
@@ -108,6 +112,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
  */
 async function apiScope(app: FastifyInstance, { services, baseUrl }: { services: Services; baseUrl: string }) {
   await app.register(extensionCorsPlugin);
+  // After CORS (a preflight needs no key), before everything that reads the caller.
+  await app.register(authenticationPlugin, { services });
   closeAfterUnreadBody(app);
   // Any method and path no plugin serves. A visitor's browser (GET or HEAD outside the API:
   // `/launch/`, `/a/b`) gets the same page as for an unknown slug; everything else, such as

@@ -1,5 +1,7 @@
 import path from 'node:path';
-import { DEFAULT_CLICK_FLUSH_MS, type RemoteReputationSettings } from '@shortlinks/api';
+import { DEFAULT_RATE_LIMITS } from '@shortlinks/api/plans';
+import { DEFAULT_CLICK_FLUSH_MS, DEFAULT_RETENTION_DAYS } from '@shortlinks/api/redirects';
+import type { RemoteReputationSettings } from '@shortlinks/api/reputation';
 import { z } from 'zod';
 import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from './connection-limits.ts';
 
@@ -26,7 +28,7 @@ const EnvSchema = z.object({
     .regex(/^[A-Za-z0-9-]+$/, 'must be an HTTP header name such as CF-IPCountry')
     .optional(),
   /** Raw click events older than this many days are deleted (statistics rollups are kept); 0 keeps them. */
-  CLICK_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(400),
+  CLICK_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(DEFAULT_RETENTION_DAYS),
   /** Comma-separated domains the default reputation check refuses (with their subdomains). */
   URL_DENYLIST: z.string().default(''),
   /** The remote URL safety service (docs/security.md); `none` leaves the denylists alone. */
@@ -40,7 +42,7 @@ const EnvSchema = z.object({
   REPUTATION_CACHE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
   REPUTATION_FAILURE_POLICY: z.enum(['allow', 'fail-closed']).default('allow'),
   /** Redirects each client IP may follow per minute (docs/security.md). */
-  REDIRECT_RATE_LIMIT: z.coerce.number().int().min(1).default(1200),
+  REDIRECT_RATE_LIMIT: z.coerce.number().int().min(1).default(DEFAULT_RATE_LIMITS.redirects),
   /** Fastify's trustProxy: `true`, a hop count, or comma-separated proxy addresses; client IPs come from X-Forwarded-For. */
   TRUST_PROXY: z.string().optional(),
   /** The whole request (line, headers, body) must arrive within this many ms, or 408 (docs/security.md). */

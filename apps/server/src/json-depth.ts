@@ -1,4 +1,4 @@
-import { AppError } from '@shortlinks/api';
+import { AppError } from '@shortlinks/api/errors';
 
 /**
  * Arrays and objects a request body may nest. Ours nest three levels at most (a tRPC batch of a

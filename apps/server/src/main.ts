@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { createServices, LocalDenylist, ReputationChain, remoteReputation } from '@shortlinks/api';
+import { LocalDenylist, ReputationChain, remoteReputation } from '@shortlinks/api/reputation';
+import { createServices } from '@shortlinks/api/services';
 import { ensureFirstAccount } from './bootstrap.ts';
 import { buildServer } from './build-server.ts';
 import { ensureDashboardBuilt } from './dashboard/build-on-start.ts';

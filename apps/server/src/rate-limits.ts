@@ -1,42 +1,28 @@
 import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit';
-import { ANONYMOUS_RATE_LIMIT, API_RATE_LIMITS, AppError, bearerToken, type Caller, type Services } from '@shortlinks/api';
-import type { Plan } from '@shortlinks/contract';
-import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
-
-/** Rate limits of one server process (docs/security.md); every number is requests per window. */
-export interface RateLimitSettings {
-  /** Per API key, by the account's plan. */
-  apiPerPlan: Record<Plan, number>;
-  /** Per client IP, for API requests without a valid key. */
-  anonymous: number;
-  /** Per client IP, for short-link visits. */
-  redirects: number;
-  windowMs: number;
-}
-
-export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
-  apiPerPlan: API_RATE_LIMITS,
-  anonymous: ANONYMOUS_RATE_LIMIT,
-  redirects: 1_200,
-  windowMs: 60_000,
-};
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** Who the API key of the request belongs to; undefined when it has none or an invalid one. */
-    caller?: Caller | undefined;
-  }
-}
+import { AppError } from '@shortlinks/api/errors';
+import type { RateLimitSettings } from '@shortlinks/api/plans';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 /** Keys and addresses each limiter keeps counting at most; the least recently seen are forgotten first. */
 export const TRACKED_CLIENTS = 50_000;
 
 /**
+ * The longest address the limits keep (an IPv6 address with an IPv4 tail is 45 characters).
+ * Behind a proxy trusted for every hop (`TRUST_PROXY=true`) the address comes from a header the
+ * client wrote, up to 16 KiB: kept whole, the tracked keys could hold hundreds of megabytes.
+ */
+const ADDRESS_CHARS = 64;
+
+/**
  * The client's address as the rate limits count it: IPv6 clients by their /64, which is what one
  * host or household usually holds; an IPv4 address as it is (normalising it would change nothing,
- * and the redirect route calls this on every visit).
+ * and the redirect route calls this on every visit); forged addresses sharing their first 64
+ * characters share a budget, the forger's own.
  */
-export const clientAddress = (request: FastifyRequest): string => (request.ip.includes(':') ? normalizeIP(request.ip) : request.ip);
+export const clientAddress = (request: FastifyRequest): string => {
+  const address = request.ip.includes(':') ? normalizeIP(request.ip) : request.ip;
+  return address.length > ADDRESS_CHARS ? address.slice(0, ADDRESS_CHARS) : address;
+};
 
 /** The 429 of both transports; `statusCode` is for Fastify's own error handler (redirects). */
 function rateLimited(after: string, who: string): AppError {
@@ -45,8 +31,9 @@ function rateLimited(after: string, who: string): AppError {
 
 /**
  * Registers @fastify/rate-limit on the root instance, applying to no route by itself: the API
- * scopes (REST and tRPC) share one limiter through `apiRateLimit`, so a key's budget is the same
- * whichever transport it uses. Counters live in this process's memory (docs/security.md).
+ * scopes (REST and tRPC) share one limiter through `app.rateLimit()`, counted against the caller
+ * the authentication plugin found (or the client address without one), so a key's budget is the
+ * same whichever transport it uses. Counters live in this process's memory (docs/security.md).
  */
 export async function registerRateLimits(app: FastifyInstance, settings: RateLimitSettings): Promise<void> {
   await app.register(fastifyRateLimit, {
@@ -58,16 +45,4 @@ export async function registerRateLimits(app: FastifyInstance, settings: RateLim
     max: (request) => (request.caller ? settings.apiPerPlan[request.caller.plan] : settings.anonymous),
     errorResponseBuilder: (request, context) => rateLimited(context.after, request.caller ? 'for this API key' : 'from this address'),
   });
-}
-
-/**
- * The API's onRequest hooks, in order: find the caller of the request's key, then count the
- * request against that key (or the client IP without one). Before the body is read, so a caller
- * over its limit costs no parsing.
- */
-export function apiRateLimit(app: FastifyInstance, services: Services): onRequestAsyncHookHandler[] {
-  const identify: onRequestAsyncHookHandler = async (request: FastifyRequest) => {
-    request.caller = await services.apiKeys.authenticate(bearerToken(request.headers.authorization));
-  };
-  return [identify, app.rateLimit()];
 }

@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { connect, createServer, type Server, type Socket } from 'node:net';
-import { type ClickEvent, ClickRecorder, type VisitorAgent } from '@shortlinks/api';
+import { type ClickEvent, ClickRecorder, type VisitorAgent } from '@shortlinks/api/redirects';
 import { createOrm, type Orm } from '@shortlinks/db';
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
 import { createAccount, createLink, createTestDatabase, getLink, startTestServer, type TestAccount, type TestServer } from './harness.ts';

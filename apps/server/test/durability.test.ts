@@ -1,4 +1,4 @@
-import { createServices } from '@shortlinks/api';
+import { createServices } from '@shortlinks/api/services';
 import { createOrm, type Orm } from '@shortlinks/db';
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
 import { createTestDatabase } from './harness.ts';

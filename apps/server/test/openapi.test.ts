@@ -155,9 +155,8 @@ describe('success statuses are the real ones', () => {
     const schema = responseSchema(response);
     expect(schema).toBeDefined();
     const expected = resolve({ $ref: `#/components/schemas/${schemaName}` });
-    // Either a reference to the named schema or the same properties inline.
-    const properties = Object.keys(schema.properties ?? expected.properties).sort();
-    expect(properties).toEqual(Object.keys(expected.properties).sort());
+    // Either a reference to the named schema or the same properties inline: resolved, it must list them.
+    expect(Object.keys(schema.properties ?? {}).sort()).toEqual(Object.keys(expected.properties).sort());
   });
 
   test('the Link schema has the spec fields, with the optional ones not required', () => {
@@ -207,7 +206,7 @@ describe('statistics', () => {
     expect(resolve(interval.schema).enum).toEqual(['hour', 'day']);
     const schema = responseSchema(operation('get', path).responses['200']);
     const expected = resolve({ $ref: `#/components/schemas/${schemaName}` });
-    expect(Object.keys(schema.properties ?? expected.properties).sort()).toEqual(Object.keys(expected.properties).sort());
+    expect(Object.keys(schema.properties ?? {}).sort()).toEqual(Object.keys(expected.properties).sort());
     expect(Object.keys(expected.properties)).toEqual(expect.arrayContaining(['totals', 'series', 'breakdowns']));
     expect(Object.keys(expected.properties).includes('top_links')).toBe(schemaName === 'GroupStats');
   });

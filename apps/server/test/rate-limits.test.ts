@@ -182,6 +182,22 @@ describe('behind a reverse proxy', () => {
     }
   });
 
+  test('a forged X-Forwarded-For is counted by its first 64 characters: long forgeries share one budget', async () => {
+    const proxied = await startTestServer({ rateLimits: LIMITS, trustProxy: true });
+    try {
+      const forged = `forged-${'x'.repeat(57)}`; // 64 characters
+      const keyless = (tail: string) => callApi(proxied, undefined, 'GET', '/tags', undefined, { 'x-forwarded-for': `${forged}${tail}` });
+      const answers = [];
+      for (let i = 0; i < LIMITS.anonymous; i++) answers.push((await keyless(`-${i}-${'y'.repeat(8_000)}`)).status);
+      expect(answers).toEqual([401, 401, 401]);
+      expect((await keyless('-another')).status).toBe(429);
+      // A different address is its own client.
+      expect((await callApi(proxied, undefined, 'GET', '/tags', undefined, { 'x-forwarded-for': '203.0.113.9' })).status).toBe(401);
+    } finally {
+      await proxied.close();
+    }
+  });
+
   test('IPv6 visitors are counted by their /64: a neighbour in the same /64 shares the budget, another /64 does not', async () => {
     const proxied = await startTestServer({ rateLimits: LIMITS, trustProxy: true });
     try {

@@ -1,5 +1,5 @@
 import { connect } from 'node:net';
-import { describeAgent } from '@shortlinks/api';
+import { describeAgent } from '@shortlinks/api/redirects';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createAccount, createLink, getLink, startTestServer, type TestAccount, type TestServer } from './harness.ts';

@@ -1,4 +1,4 @@
-import { type ClickEvent, ClickRecorder, type VisitorAgent } from '@shortlinks/api';
+import { type ClickEvent, ClickRecorder, type VisitorAgent } from '@shortlinks/api/redirects';
 import { createClient } from '@shortlinks/client';
 import { createOrm } from '@shortlinks/db';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';

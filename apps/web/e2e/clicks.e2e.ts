@@ -1,8 +1,9 @@
+import { createAccount, type TestAccount, type TestServer } from '@shortlinks/testing';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { createAccount, startTestServer, type TestAccount, type TestServer } from '../../server/test/harness.ts';
 import { type DashboardBrowser, launchDashboardBrowser, type PageWatch, screenshotAll, signInWith } from './browser.ts';
 import { startDestinations } from './destinations.ts';
+import { startTestServer } from './test-server.ts';
 
 /** Headless Chromium names itself HeadlessChrome, which the server rightly counts as a bot. */
 const DESKTOP = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';

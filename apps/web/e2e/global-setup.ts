@@ -1,14 +1,21 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { ensureDashboardBuilt } from '@shortlinks/server/dashboard-build';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
 /**
- * Debian's Chromium, installed here when missing so a fresh CI machine needs nothing by hand (as
- * the extension's suite does: apps/extension/e2e/global-setup.ts). The dashboard itself is built
- * by the server's global setup, which runs first.
+ * Before the scenarios: the dashboard built when stale (as `npm start` does), and Debian's
+ * Chromium, installed here when missing so a fresh CI machine needs nothing by hand (as the
+ * extension's suite does: apps/extension/e2e/global-setup.ts).
  */
-export default function setup() {
+export default async function setup() {
+  const build = await ensureDashboardBuilt();
+  if (build.state === 'failed') throw new Error(`the web dashboard did not build: ${build.problem}`);
+  ensureChromium();
+}
+
+function ensureChromium() {
   if (existsSync(CHROMIUM)) return;
   if (process.getuid?.() !== 0) {
     throw new Error(`${CHROMIUM} is missing: install it with \`sudo apt-get install -y chromium\` (Debian) and run again.`);

@@ -1,7 +1,8 @@
+import { createAccount, type TestAccount, type TestServer } from '@shortlinks/testing';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { createAccount, startTestServer, type TestAccount, type TestServer } from '../../server/test/harness.ts';
 import { type DashboardBrowser, launchDashboardBrowser, type PageWatch, screenshotAll, signInWith } from './browser.ts';
+import { startTestServer } from './test-server.ts';
 
 let server: TestServer;
 let browser: DashboardBrowser;

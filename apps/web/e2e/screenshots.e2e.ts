@@ -1,9 +1,10 @@
 import path from 'node:path';
+import { createAccount, type TestAccount, type TestServer } from '@shortlinks/testing';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, test } from 'vitest';
 import { recordSampleClicks, type SampleLink } from '../../extension/e2e/sample-clicks.ts';
-import { createAccount, startTestServer, type TestAccount, type TestServer } from '../../server/test/harness.ts';
 import { type DashboardBrowser, launchDashboardBrowser, signInWith } from './browser.ts';
+import { startTestServer } from './test-server.ts';
 
 /**
  * The dashboard's screenshots in docs/ (`pnpm --filter @shortlinks/web screenshots`), taken in the

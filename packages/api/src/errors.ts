@@ -1,14 +1,17 @@
-import { ERROR_STATUS, type ErrorBody, type ErrorCode } from '@shortlinks/contract';
+import { ERRORS, type ErrorBody, type ErrorCode, type ErrorData } from '@shortlinks/contract';
 import { TRPCError } from '@trpc/server';
 import { type TRPC_ERROR_CODE_KEY, TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import { ZodError } from 'zod';
 
-/** A failure the caller can act on, with the spec's stable code and, when a field is at fault, its name. */
+/**
+ * A failure the caller can act on, with the spec's stable code and, when a field is at fault, its
+ * name. Without a message of its own, it says its code's standard one (`ERRORS` in the contract).
+ */
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly field: string | undefined;
 
-  constructor(code: ErrorCode, message: string, field?: string) {
+  constructor(code: ErrorCode, message: string = ERRORS[code].message, field?: string) {
     super(message);
     this.name = 'AppError';
     this.code = code;
@@ -16,13 +19,18 @@ export class AppError extends Error {
   }
 
   get status(): number {
-    return ERROR_STATUS[this.code];
+    return ERRORS[this.code].status;
   }
 
   toBody(): ErrorBody {
     return this.field === undefined
       ? { code: this.code, message: this.message }
       : { code: this.code, message: this.message, field: this.field };
+  }
+
+  /** What a tRPC answer carries of it in `error.data`, which the client reads. */
+  toData(): ErrorData {
+    return { appCode: this.code, appMessage: this.message, field: this.field ?? null, httpStatus: this.status };
   }
 }
 
@@ -59,7 +67,7 @@ export function trpcErrorBody(error: AppError) {
     error: {
       message: error.message,
       code: TRPC_ERROR_CODES_BY_KEY[name],
-      data: { code: name, httpStatus: error.status, appCode: error.code, appMessage: error.message, field: error.field ?? null },
+      data: { code: name, ...error.toData() },
     },
   };
 }
@@ -77,7 +85,7 @@ const UNCHANGEABLE_FIELDS: Record<string, string> = {
  */
 export function fromZodError(error: ZodError, input?: unknown): AppError {
   const issue = error.issues[0];
-  if (!issue) return new AppError('VALIDATION_ERROR', 'The request is invalid', 'body');
+  if (!issue) return new AppError('VALIDATION_ERROR', undefined, 'body');
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0] ?? 'body';
     const field = issue.path.length > 0 ? String(issue.path[0]) : key;
@@ -107,25 +115,25 @@ export function toAppError(error: unknown, input?: unknown): AppError {
     if (error.cause instanceof AppError) return error.cause;
     if (error.cause instanceof ZodError) return fromZodError(error.cause, input);
     // tRPC parses the body itself and reports malformed JSON as a BAD_REQUEST caused by JSON.parse.
-    if (error.cause instanceof SyntaxError) return new AppError('INVALID_JSON', 'The body is not valid JSON');
+    if (error.cause instanceof SyntaxError) return new AppError('INVALID_JSON');
     switch (error.code) {
       case 'PARSE_ERROR':
-        return new AppError('INVALID_JSON', 'The body is not valid JSON');
+        return new AppError('INVALID_JSON');
       case 'UNAUTHORIZED':
         return new AppError('UNAUTHORIZED', error.message);
       case 'NOT_FOUND':
-        return new AppError('NOT_FOUND', error.message || 'Not found');
+        return new AppError('NOT_FOUND', error.message || undefined);
       case 'METHOD_NOT_SUPPORTED':
-        return new AppError('METHOD_NOT_ALLOWED', error.message);
+        return new AppError('METHOD_NOT_ALLOWED', error.message || undefined);
       case 'PAYLOAD_TOO_LARGE':
-        return new AppError('PAYLOAD_TOO_LARGE', 'The request body is too large');
+        return new AppError('PAYLOAD_TOO_LARGE');
       case 'UNSUPPORTED_MEDIA_TYPE':
-        return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with Content-Type: application/json');
+        return new AppError('UNSUPPORTED_MEDIA_TYPE');
       case 'BAD_REQUEST':
         return new AppError('VALIDATION_ERROR', error.message, 'body');
       default:
         break;
     }
   }
-  return new AppError('INTERNAL_ERROR', 'Something went wrong on our side');
+  return new AppError('INTERNAL_ERROR');
 }

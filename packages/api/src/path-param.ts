@@ -4,8 +4,8 @@ import { storable } from './services/database.ts';
 
 /** The answer to an `{id}` that names nothing, by what it names. */
 const UNKNOWN = {
-  link: () => new AppError('LINK_NOT_FOUND', 'No live link of the account matches that id'),
-  tag: () => new AppError('TAG_NOT_FOUND', 'No tag of the account matches that id'),
+  link: () => new AppError('LINK_NOT_FOUND'),
+  tag: () => new AppError('TAG_NOT_FOUND'),
 } as const;
 
 /**

@@ -1,32 +1,38 @@
+import type { ErrorCode } from '@shortlinks/contract';
 import { initTRPC } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { Context } from './context.ts';
 import { AppError, toAppError, toTRPCError } from './errors.ts';
 
-/** Procedure metadata: the REST mapping, and the HTTP status of a success when it is not 200. */
-export type Meta = OpenApiMeta & { successStatus?: 201 | 204 };
+/**
+ * How a success answers (spec: "Success" column): its HTTP status, or `createdOrFound` for a call
+ * that answers 201 when its result says `created`, 200 when it found what it was asked for.
+ */
+export type SuccessStatus = 200 | 201 | 204 | 'createdOrFound';
 
+/**
+ * What a procedure promises, in its own meta: its REST mapping, the status of a success, and the
+ * errors it answers beyond those every operation may (UNAUTHORIZED, RATE_LIMITED, and for a body
+ * INVALID_JSON, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE). All three are required: a procedure
+ * can only be made through {@link authedProcedure}, which takes them, so one added without them
+ * does not compile. The OpenAPI document and both transports read them from here.
+ */
+export interface Meta extends OpenApiMeta {
+  openapi: NonNullable<OpenApiMeta['openapi']>;
+  success: SuccessStatus;
+  errors: readonly ErrorCode[];
+}
+
+// tRPC's meta type must stay optional-shaped for trpc-to-openapi; the builder below requires it.
 const t = initTRPC
   .context<Context>()
-  .meta<Meta>()
+  .meta<OpenApiMeta & Partial<Meta>>()
   .create({
-    // Both transports report the app's code, field and status in `data` (see apps/server's
-    // error rewriting for REST, and packages/client for typed errors).
+    // tRPC answers carry the app's code, message, field and status in `data` (ErrorData in the
+    // contract), which the client reads; REST answers the same error as its body.
     errorFormatter({ shape, error, input }) {
       const app = toAppError(error, input);
-      return {
-        ...shape,
-        message: app.message,
-        data: {
-          ...shape.data,
-          httpStatus: app.status,
-          appCode: app.code,
-          // trpc-to-openapi replaces the top-level message of input errors; REST reads this one.
-          appMessage: app.message,
-          field: app.field ?? null,
-          stack: undefined,
-        },
-      };
+      return { ...shape, message: app.message, data: { ...shape.data, ...app.toData(), stack: undefined } };
     },
   });
 
@@ -40,20 +46,17 @@ const appErrors = t.middleware(async ({ next }) => {
   return result;
 });
 
-export const publicProcedure = t.procedure.use(appErrors);
-
-/** Needs `Authorization: Bearer <API key>`; gives the procedure the caller's account id. */
-export const authedProcedure = publicProcedure.use(async ({ ctx, next }) => {
-  let accountId = ctx.accountId;
-  if (accountId === undefined) {
-    const caller = await ctx.services.apiKeys.authenticate(bearerToken(ctx.authorization));
-    accountId = caller?.accountId;
-  }
-  if (accountId === undefined) throw new AppError('UNAUTHORIZED', 'Send a valid API key as "Authorization: Bearer <key>"');
-  return next({ ctx: { ...ctx, accountId } });
+/** Needs `Authorization: Bearer <API key>`: the transport found the caller; this only checks there is one. */
+const authed = t.procedure.use(appErrors).use(({ ctx, next }) => {
+  if (!ctx.caller) throw new AppError('UNAUTHORIZED');
+  return next({ ctx: { ...ctx, accountId: ctx.caller.accountId } });
 });
 
-export function bearerToken(header: string | undefined): string | undefined {
-  const match = header === undefined ? null : /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
-  return match?.[1];
+/** A procedure of the API, from what it promises: every procedure starts here. */
+export const authedProcedure = (meta: Meta) => authed.meta(meta);
+
+/** The HTTP status of a success of a procedure with this meta, given its result. */
+export function successStatusOf(meta: Pick<Meta, 'success'>, result: unknown): 200 | 201 | 204 {
+  if (meta.success !== 'createdOrFound') return meta.success;
+  return (result as { created?: boolean } | undefined)?.created ? 201 : 200;
 }

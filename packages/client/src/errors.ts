@@ -1,4 +1,4 @@
-import type { ErrorCode } from '@shortlinks/contract';
+import { codeOfStatus, type ErrorCode, type ErrorData } from '@shortlinks/contract';
 import { TRPCClientError } from '@trpc/client';
 
 /** The server could not be reached at all (wrong URL, server down, network or CORS failure). */
@@ -19,23 +19,6 @@ export class ShortlinksError extends Error {
   }
 }
 
-interface ServerErrorData {
-  appCode?: ErrorCode;
-  field?: string | null;
-  httpStatus?: number;
-}
-
-/** The code of an error answer that carries no app code, by its HTTP status. */
-const CODE_BY_STATUS: Partial<Record<number, ErrorCode>> = {
-  401: 'UNAUTHORIZED',
-  404: 'NOT_FOUND',
-  405: 'METHOD_NOT_ALLOWED',
-  413: 'PAYLOAD_TOO_LARGE',
-  415: 'UNSUPPORTED_MEDIA_TYPE',
-  429: 'RATE_LIMITED',
-  503: 'SERVICE_UNAVAILABLE',
-};
-
 /**
  * A fetch that refuses answers that are not JSON (an HTML error page, a proxy's answer, another
  * server at that address): tRPC would fail to parse them and report no status at all, so the
@@ -45,7 +28,7 @@ export function refuseNonJsonAnswers(fetchImpl: typeof globalThis.fetch): typeof
   return async (input, init) => {
     const response = await fetchImpl(input, init);
     if (!/\bjson\b/i.test(response.headers.get('content-type') ?? '')) {
-      const code = CODE_BY_STATUS[response.status] ?? 'INTERNAL_ERROR';
+      const code = codeOfStatus(response.status);
       throw new ShortlinksError(
         code,
         `The server answered ${response.status} without the API's JSON: is this a Shortlinks server?`,
@@ -61,7 +44,8 @@ export function toShortlinksError(error: unknown): ShortlinksError {
   if (error instanceof ShortlinksError) return error;
   if (error instanceof TRPCClientError && error.cause instanceof ShortlinksError) return error.cause;
   if (error instanceof TRPCClientError) {
-    const data = error.data as ServerErrorData | undefined;
+    // The server's error formatter puts the API's code, field and status here (ErrorData).
+    const data = error.data as Partial<ErrorData> | undefined;
     if (data?.appCode) {
       return new ShortlinksError(data.appCode, error.message, data.httpStatus ?? 0, data.field ?? undefined, { cause: error });
     }
@@ -71,7 +55,7 @@ export function toShortlinksError(error: unknown): ShortlinksError {
     }
     // An answer without the app's error data: the server refused the request before the API ran
     // (a body over the size limit), or a proxy answered. The status still says what happened.
-    const code = CODE_BY_STATUS[status] ?? 'INTERNAL_ERROR';
+    const code = codeOfStatus(status);
     return new ShortlinksError(code, `The server answered ${status} (${code})`, status, undefined, { cause: error });
   }
   return new ShortlinksError('NETWORK_ERROR', error instanceof Error ? error.message : String(error), 0, undefined, { cause: error });

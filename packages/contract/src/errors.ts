@@ -1,44 +1,123 @@
-import { z } from 'zod';
+import type { ErrorBody } from './error-body.ts';
 
-/** HTTP status of every error code, for both transports (spec: "Errors", plus our own codes). */
-export const ERROR_STATUS = {
-  INVALID_JSON: 400,
+interface ErrorDefinition {
+  /** The HTTP status of both transports (tRPC answers 200 for nothing but successes). */
+  status: number;
+  /** The message when there is nothing more specific to say. */
+  message: string;
+  /** A realistic answer for the OpenAPI document, when the usual message says more than `message`. */
+  example?: { message: string; field?: string };
+  /**
+   * This code is what an answer with this status and no code of ours means (a body refused by the
+   * HTTP layer, a proxy's answer): the client reads it so.
+   */
+  byStatus?: true;
+}
+
+/**
+ * Every error of the API, its status and its message, for both transports and the client (spec:
+ * "Errors", plus our own codes, docs/api-decisions.md). The one place a code, a status or a
+ * standard message is written.
+ */
+export const ERRORS = {
+  INVALID_JSON: { status: 400, message: 'The body is not valid JSON' },
   /** HTTP the server cannot parse at all (answered before any route). */
-  MALFORMED_REQUEST: 400,
-  UNAUTHORIZED: 401,
-  LINK_LIMIT_REACHED: 403,
-  PLAN_LIMIT_REACHED: 403,
-  TAG_NOT_FOUND: 404,
-  LINK_NOT_FOUND: 404,
-  NOT_FOUND: 404,
-  METHOD_NOT_ALLOWED: 405,
-  SLUG_TAKEN: 409,
-  EXTERNAL_ID_TAKEN: 409,
-  TAG_NAME_TAKEN: 409,
-  REQUEST_TIMEOUT: 408,
-  PAYLOAD_TOO_LARGE: 413,
-  UNSUPPORTED_MEDIA_TYPE: 415,
-  SLUG_INVALID: 422,
-  VALIDATION_ERROR: 422,
-  RATE_LIMITED: 429,
+  MALFORMED_REQUEST: { status: 400, message: 'The request is not valid HTTP', byStatus: true },
+  UNAUTHORIZED: { status: 401, message: 'Send a valid API key as "Authorization: Bearer <key>"', byStatus: true },
+  LINK_LIMIT_REACHED: {
+    status: 403,
+    message: "The account is at its plan's link limit",
+    example: { message: "The account is at its plan's limit of 1000 links" },
+  },
+  PLAN_LIMIT_REACHED: {
+    status: 403,
+    message: "The account is at its plan's tag limit",
+    example: { message: "The account is at its plan's limit of 25 tags" },
+  },
+  TAG_NOT_FOUND: {
+    status: 404,
+    message: 'No tag of the account matches that id',
+    example: { message: "Tag tag_4hG7Qx2LpZ is not one of the account's tags" },
+  },
+  LINK_NOT_FOUND: { status: 404, message: 'No live link of the account matches that id' },
+  NOT_FOUND: { status: 404, message: 'Nothing is served here', byStatus: true },
+  METHOD_NOT_ALLOWED: { status: 405, message: 'This method is not allowed here', byStatus: true },
+  REQUEST_TIMEOUT: { status: 408, message: 'The request took too long to arrive', byStatus: true },
+  SLUG_TAKEN: {
+    status: 409,
+    message: 'The slug is already in use',
+    example: { message: 'The slug "launch" is already in use', field: 'slug' },
+  },
+  EXTERNAL_ID_TAKEN: {
+    status: 409,
+    message: 'Another live link of the account has that external_id',
+    example: { message: 'Another live link of the account has that external_id', field: 'external_id' },
+  },
+  TAG_NAME_TAKEN: {
+    status: 409,
+    message: 'Another tag of the account has that name (ignoring case)',
+    example: { message: 'Another tag of the account is named "News" (ignoring case)', field: 'name' },
+  },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large', byStatus: true },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Send the body as JSON with Content-Type: application/json', byStatus: true },
+  SLUG_INVALID: {
+    status: 422,
+    message: 'The slug is not valid',
+    example: { message: '"docs" is a reserved word and cannot be used as a slug', field: 'slug' },
+  },
+  VALIDATION_ERROR: {
+    status: 422,
+    message: 'The request is not valid',
+    example: { message: 'title must not be empty', field: 'title' },
+  },
+  RATE_LIMITED: {
+    status: 429,
+    message: 'Too many requests; retry later',
+    example: { message: 'Too many requests for this API key; retry in 12 seconds' },
+    byStatus: true,
+  },
   /** The request line and headers are over Node's limit (16 KiB), e.g. a very long URL. */
-  HEADERS_TOO_LARGE: 431,
-  INTERNAL_ERROR: 500,
-  SERVICE_UNAVAILABLE: 503,
+  HEADERS_TOO_LARGE: { status: 431, message: 'The URL and headers together must be at most 16 KiB', byStatus: true },
+  INTERNAL_ERROR: { status: 500, message: 'Something went wrong on our side', byStatus: true },
+  SERVICE_UNAVAILABLE: { status: 503, message: 'The service is unavailable; retry later', byStatus: true },
   /** The URL safety service could not be reached and the operator's policy is fail-closed. */
-  REPUTATION_UNAVAILABLE: 503,
-} as const;
+  REPUTATION_UNAVAILABLE: {
+    status: 503,
+    message: 'The URL safety check is unavailable; retry later',
+    example: {
+      message: 'The URL safety check is unavailable, so destination_url cannot be accepted now; retry later',
+      field: 'destination_url',
+    },
+  },
+} as const satisfies Record<string, ErrorDefinition>;
 
-export type ErrorCode = keyof typeof ERROR_STATUS;
-export const ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
+export type ErrorCode = keyof typeof ERRORS;
+export const ERROR_CODES = Object.keys(ERRORS) as [ErrorCode, ...ErrorCode[]];
 
-/** The body of every error response. `field` names the offending request field. */
-export const ErrorBodySchema = z
-  .object({
-    code: z.enum(ERROR_CODES).meta({ description: 'Stable machine-readable error code.' }),
-    message: z.string().meta({ description: 'What went wrong, for a person.' }),
-    field: z.string().optional().meta({ description: 'The request field at fault; always present on VALIDATION_ERROR and SLUG_INVALID.' }),
-  })
-  .meta({ id: 'Error', example: { code: 'VALIDATION_ERROR', message: 'title is required', field: 'title' } });
+/** The code an error answer without one of ours stands for, by its HTTP status. */
+export function codeOfStatus(status: number): ErrorCode {
+  const found = ERROR_CODES.find((code) => (ERRORS[code] as ErrorDefinition).byStatus && ERRORS[code].status === status);
+  return found ?? 'INTERNAL_ERROR';
+}
 
-export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+/**
+ * What a tRPC error answer carries in `error.data` besides tRPC's own fields: the same code,
+ * message, field and status as the REST body. Written by the server's error formatter, read by the
+ * client.
+ */
+export interface ErrorData {
+  appCode: ErrorCode;
+  appMessage: string;
+  /** null when no single field is at fault. */
+  field: string | null;
+  httpStatus: number;
+}
+
+/** An example answer of each code, for the OpenAPI document. */
+export function errorExample(code: ErrorCode): ErrorBody {
+  const definition: ErrorDefinition = ERRORS[code];
+  const example = definition.example;
+  return example?.field === undefined
+    ? { code, message: example?.message ?? definition.message }
+    : { code, message: example.message, field: example.field };
+}

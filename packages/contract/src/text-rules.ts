@@ -5,6 +5,23 @@ export function charCount(text: string): number {
   return count;
 }
 
+/**
+ * The longest start of `text` that is at most `max` characters (code points, as {@link charCount}
+ * counts them), cut between whole graphemes, so an emoji or a letter with its accent is never split.
+ */
+export function clipChars(text: string, max: number): string {
+  if (charCount(text) <= max) return text;
+  let clipped = '';
+  let count = 0;
+  for (const { segment } of new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(text)) {
+    const size = charCount(segment);
+    if (count + size > max) break;
+    clipped += segment;
+    count += size;
+  }
+  return clipped;
+}
+
 /** Any C0/C1 control character or line break, Unicode's line and paragraph separators included. */
 export const CONTROL_CHARACTER = /[\p{Cc}\u2028\u2029]/u;
 

@@ -1,6 +1,7 @@
+// The real server on a test database (the shared harness), so the connection test is checked against real answers.
+import { createAccount, type TestAccount, type TestServer } from '@shortlinks/testing';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-// The real server on the test database (the server's own harness), so the connection test is checked against real answers.
-import { createAccount, startTestServer, type TestAccount, type TestServer } from '../../../server/test/harness.ts';
+import { startTestServer } from '../../e2e/test-server.ts';
 import { testConnection } from './connection.ts';
 
 let server: TestServer;

@@ -1,4 +1,5 @@
 import type { ShortlinksClient, UpsertedLink } from '@shortlinks/client';
+import { linkTitleOf } from './page-title.ts';
 import { rememberedTitle, rememberShortUrl } from './settings.ts';
 
 /**
@@ -8,8 +9,7 @@ import { rememberedTitle, rememberShortUrl } from './settings.ts';
  * the link a title of their own in this browser, that title is put back.
  */
 export async function shortenPage(client: ShortlinksClient, url: string, pageTitle: string | undefined): Promise<UpsertedLink> {
-  const title = (pageTitle ?? '').trim().slice(0, 200) || new URL(url).hostname;
-  const link = await client.links.upsert({ title, destination_url: url });
+  const link = await client.links.upsert({ title: linkTitleOf(pageTitle, url), destination_url: url });
   await rememberShortUrl(link.short_url);
   if (link.created) return link;
   const own = await rememberedTitle(link.id);

@@ -1,7 +1,4 @@
-import ipaddr from 'ipaddr.js';
-
-/** Host names that only mean something inside a private network; the server refuses them too. */
-const PRIVATE_NAME_SUFFIXES = ['localhost', 'local', 'internal', 'intranet', 'lan', 'home.arpa', 'localdomain'];
+import { privateHostProblem } from '@shortlinks/contract';
 
 /**
  * Why the page at `url` cannot be shortened, in words for the popup, or undefined when it can.
@@ -21,15 +18,10 @@ export function whyNotShortenable(url: string | undefined, ownOrigins: readonly 
     return 'Browser pages cannot be shortened: only web pages (http:// or https://) can.';
   }
   if (ownOrigins.some((origin) => sameHost(origin, parsed))) return 'This is already a short link (or your Shortlinks server).';
-  const host = parsed.hostname.toLowerCase().replace(/\.+$/, '');
-  const literal = host.startsWith('[') ? host.slice(1, -1) : host;
-  if (ipaddr.isValid(literal)) {
-    const range = ipaddr.process(literal).range();
-    return range === 'unicast' ? undefined : 'Pages on a private or local address cannot be shortened: nobody else could open them.';
-  }
-  if (PRIVATE_NAME_SUFFIXES.some((suffix) => host === suffix || host.endsWith(`.${suffix}`)) || !host.includes('.')) {
-    return 'Pages on a private or local network cannot be shortened: nobody else could open them.';
-  }
+  // The server's own rule for destinations (packages/contract), checked early, in the popup's words.
+  const problem = privateHostProblem(parsed.hostname);
+  if (problem === 'private-address') return 'Pages on a private or local address cannot be shortened: nobody else could open them.';
+  if (problem) return 'Pages on a private or local network cannot be shortened: nobody else could open them.';
   return undefined;
 }
 

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { type AccountView, createServices, InvalidDenylistEntry, type Services } from '@shortlinks/api';
+import { InvalidDenylistEntry } from '@shortlinks/api/reputation';
+import { type AccountView, createServices, type Services } from '@shortlinks/api/services';
 import { PLANS, type Plan } from '@shortlinks/contract';
 import { openDatabase } from '../database.ts';
 import { readConfig } from '../env.ts';

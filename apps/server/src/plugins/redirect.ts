@@ -1,4 +1,5 @@
-import { countryCode, describeAgent, type RedirectOutcome, referrerHost, type Services, type VisitLimiter } from '@shortlinks/api';
+import { countryCode, describeAgent, type RedirectOutcome, referrerHost, type VisitLimiter } from '@shortlinks/api/redirects';
+import type { Services } from '@shortlinks/api/services';
 import { LIMITS, SLUG_PATTERN } from '@shortlinks/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { clientAddress } from '../rate-limits.ts';
@@ -62,7 +63,7 @@ export async function redirectPlugin(app: FastifyInstance, { services, countryHe
 
   app.get<{ Params: { slug: string } }>('/:slug', (request, reply) => {
     const now = Date.now();
-    const retryAfter = visits.refuse(clientAddress(request), now);
+    const retryAfter = visits.countVisit(clientAddress(request), now);
     if (retryAfter !== undefined) {
       refuseVisit(reply, visits.max, retryAfter);
       return;

@@ -1,30 +1,29 @@
-import { AppError, appRouter, type Services, successStatus, toAppError } from '@shortlinks/api';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import { appRouter, successStatus } from '@shortlinks/api';
+import { AppError, toAppError } from '@shortlinks/api/errors';
+import type { Services } from '@shortlinks/api/services';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { type CreateOpenApiFastifyPluginOptions, fastifyTRPCOpenApiPlugin } from 'trpc-to-openapi';
 import { nestsTooDeep, tooDeep } from '../json-depth.ts';
-import { apiRateLimit } from '../rate-limits.ts';
 import { fromFastifyError } from './error-body.ts';
 
 export const REST_PREFIX = '/api/v1';
 
-const UNAUTHORIZED = new AppError('UNAUTHORIZED', 'Send a valid API key as "Authorization: Bearer <key>"');
-const UNSUPPORTED_MEDIA_TYPE = new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with Content-Type: application/json');
-
-interface TrpcErrorPayload {
-  message?: string;
-  data?: { appCode?: string; appMessage?: string; field?: string | null };
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The error a REST procedure failed with, which its answer's body states. */
+    failure: AppError | null;
+  }
 }
 
 /**
- * REST at /api/v1 through trpc-to-openapi. Authentication and the rate limit run first (so a
- * caller without a key gets 401 before anything else), and every error body is rewritten to the
- * spec's `{ code, message, field }`.
+ * REST at /api/v1 through trpc-to-openapi. The rate limit and the 401 of a request without a valid
+ * key come first (the caller was found by the authentication plugin), and every error answers
+ * with the spec's `{ code, message, field }`.
  */
 export async function restPlugin(app: FastifyInstance, { services }: { services: Services }) {
-  for (const hook of apiRateLimit(app, services)) app.addHook('onRequest', hook);
+  app.addHook('onRequest', app.rateLimit());
   app.addHook('onRequest', async (request, reply) => {
-    if (request.url === `${REST_PREFIX}/openapi.json`) return;
-    if (!request.caller) return reply.code(401).header('www-authenticate', 'Bearer').send(UNAUTHORIZED.toBody());
+    if (!request.caller) return reply.code(401).header('www-authenticate', 'Bearer').send(new AppError('UNAUTHORIZED').toBody());
   });
 
   // Many HTTP clients send `Content-Type: application/json` on every request, DELETE included, with
@@ -40,7 +39,7 @@ export async function restPlugin(app: FastifyInstance, { services }: { services:
   });
   app.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
     if (body === '' && (request.method === 'DELETE' || request.method === 'GET')) return done(null, undefined);
-    return done(UNSUPPORTED_MEDIA_TYPE);
+    return done(new AppError('UNSUPPORTED_MEDIA_TYPE'));
   });
 
   // A JSON body that is not an object (`null`, `[]`, `"x"`) is valid JSON but no request.
@@ -55,36 +54,25 @@ export async function restPlugin(app: FastifyInstance, { services }: { services:
     return reply.code(failure.status).type('application/json').send(failure.toBody());
   });
 
-  // trpc-to-openapi writes its own error body; the spec's body is rebuilt from the data our
-  // error formatter put there.
-  app.addHook('onSend', async (_request, reply, payload) => {
-    if (reply.statusCode < 400 || typeof payload !== 'string' || !payload.includes('"appCode"')) return payload;
-    const parsed = JSON.parse(payload) as TrpcErrorPayload;
-    const code = parsed.data?.appCode;
-    if (!code) return payload;
-    const message = parsed.data?.appMessage ?? parsed.message;
-    const field = parsed.data?.field;
-    // An unknown field may be named "" (`?=1`): still a field, so still reported.
-    return JSON.stringify(typeof field === 'string' ? { code, message, field } : { code, message });
-  });
+  // trpc-to-openapi answers an error with a body of its own making: the body is the error the
+  // procedure failed with, which onError kept on the request.
+  app.decorateRequest('failure', null);
+  app.addHook('onSend', async (request, _reply, payload) => (request.failure ? JSON.stringify(request.failure.toBody()) : payload));
 
   const options: CreateOpenApiFastifyPluginOptions<typeof appRouter> = {
     basePath: REST_PREFIX,
     router: appRouter,
-    createContext: ({ req }) => ({
-      services,
-      transport: 'rest' as const,
-      authorization: req.headers.authorization,
-      // The Fastify adapter hands over the Fastify request, which the onRequest hook authenticated.
-      accountId: (req as { caller?: { accountId: string } }).caller?.accountId,
-    }),
+    // The Fastify adapter hands over the Fastify request, whose caller the authentication plugin found.
+    createContext: ({ req }) => ({ services, transport: 'rest' as const, caller: (req as unknown as FastifyRequest).caller }),
     responseMeta: ({ paths, data, errors }) => {
       if (errors.length > 0) return { status: toAppError(errors[0]).status };
       return { status: successStatus(paths?.[0] ?? '', data[0]) };
     },
-    onError: ({ error }) => {
+    onError: ({ error, req, input }) => {
+      const failure = toAppError(error, input);
+      (req as unknown as FastifyRequest).failure = failure;
       // Expected refusals (a reputation service down, fail-closed) are logged where they happen.
-      if (toAppError(error).code === 'INTERNAL_ERROR') app.log.error({ err: error }, 'procedure failed');
+      if (failure.code === 'INTERNAL_ERROR') app.log.error({ err: error }, 'procedure failed');
     },
   };
   await app.register(fastifyTRPCOpenApiPlugin, options);

@@ -1,8 +1,9 @@
-import { appRouter, type Services, successStatus, toAppError, trpcErrorBody } from '@shortlinks/api';
+import { appRouter, successStatus } from '@shortlinks/api';
+import { toAppError, trpcErrorBody } from '@shortlinks/api/errors';
+import type { Services } from '@shortlinks/api/services';
 import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { nestsTooDeep, tooDeep } from '../json-depth.ts';
-import { apiRateLimit } from '../rate-limits.ts';
 import { fromFastifyError } from './error-body.ts';
 
 export const TRPC_PREFIX = '/trpc';
@@ -11,11 +12,12 @@ export const TRPC_PREFIX = '/trpc';
 export const TRPC_MAX_BATCH = 10;
 
 /**
- * Typed tRPC at /trpc, answering with the same HTTP statuses as REST (but 200 for 204). The key
- * is looked up and counted against its rate limit before the body is read, as on REST.
+ * Typed tRPC at /trpc, answering with the same HTTP statuses as REST (but 200 for 204). The
+ * caller (found by the authentication plugin) is counted against its rate limit before the body is
+ * read, as on REST.
  */
 export async function trpcPlugin(app: FastifyInstance, { services }: { services: Services }) {
-  for (const hook of apiRateLimit(app, services)) app.addHook('onRequest', hook);
+  app.addHook('onRequest', app.rateLimit());
 
   // Failures before a procedure runs (rate limit, body size, media type) answer in tRPC's error
   // envelope, with the app's code where the client looks for it.
@@ -38,12 +40,7 @@ export async function trpcPlugin(app: FastifyInstance, { services }: { services:
       router: appRouter,
       // A batch counts once against the rate limit, so it may hold only a few calls.
       maxBatchSize: TRPC_MAX_BATCH,
-      createContext: ({ req }: { req: FastifyRequest }) => ({
-        services,
-        transport: 'trpc' as const,
-        authorization: typeof req.headers.authorization === 'string' ? req.headers.authorization : undefined,
-        accountId: req.caller?.accountId,
-      }),
+      createContext: ({ req }: { req: FastifyRequest }) => ({ services, transport: 'trpc' as const, caller: req.caller }),
       responseMeta: ({ paths, data, errors }: { paths?: readonly string[]; data: readonly unknown[]; errors: readonly unknown[] }) => {
         // Batched calls keep tRPC's own status; a single call answers like its REST twin.
         if (paths?.length !== 1) return {};

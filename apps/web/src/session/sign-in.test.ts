@@ -1,6 +1,9 @@
+import { buildServer } from '@shortlinks/server/build-server';
+import { createAccount, type TestAccount, type TestServer, testServers } from '@shortlinks/testing';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createAccount, startTestServer, type TestAccount, type TestServer } from '../../../server/test/harness.ts';
 import { keyProblem, signIn } from './sign-in.ts';
+
+const startTestServer = testServers(buildServer);
 
 let server: TestServer;
 let account: TestAccount;

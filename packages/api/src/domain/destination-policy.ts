@@ -1,6 +1,5 @@
-import ipaddr from 'ipaddr.js';
+import { type PrivateHost, privateHostProblem } from '@shortlinks/contract';
 import { relationToShortDomain } from './look-alikes.ts';
-import { isPrivateName } from './special-use-names.ts';
 import { readingsDisagree } from './url-readings.ts';
 
 const SHORT_DOMAIN_PROBLEM = {
@@ -8,6 +7,13 @@ const SHORT_DOMAIN_PROBLEM = {
   subdomain: 'must not point to a subdomain of the short-link domain',
   'look-alike': 'must not point to a look-alike of the short-link domain',
 } as const;
+
+const PRIVATE_HOST_PROBLEM: Record<PrivateHost, string> = {
+  'no-host': 'must have a host',
+  'private-address': 'must not point to a private, loopback or reserved address',
+  'private-name': 'must not point to localhost, a private network name or a special-use name',
+  'single-label': 'must use a fully qualified host name',
+};
 
 /**
  * Why a destination (or expiration) URL, as the client sent it, is refused, or undefined when it
@@ -33,30 +39,11 @@ export function destinationProblem(rawUrl: string, shortDomainHost: string): str
 
 /** Why a host (lower case, no trailing dot) is refused: private, special-use, or leading back to us. */
 function hostProblem(host: string, shortDomainHost: string): string | undefined {
-  if (host === '') return 'must have a host';
+  if (host === '') return PRIVATE_HOST_PROBLEM['no-host'];
   const relation = relationToShortDomain(host, shortDomainHost);
   if (relation) return SHORT_DOMAIN_PROBLEM[relation];
-
-  const literal = host.startsWith('[') ? host.slice(1, -1) : host;
-  if (ipaddr.isValid(literal)) {
-    return isPublicAddress(ipaddr.parse(literal)) ? undefined : 'must not point to a private, loopback or reserved address';
-  }
-  if (isPrivateName(host)) return 'must not point to localhost, a private network name or a special-use name';
-  if (!host.includes('.')) return 'must use a fully qualified host name';
-  return undefined;
-}
-
-function isPublicAddress(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
-  if (address.kind() === 'ipv6') {
-    const v6 = address as ipaddr.IPv6;
-    // IPv4 written inside IPv6 (mapped ::ffff:a.b.c.d, or compatible ::a.b.c.d) is judged as IPv4.
-    if (v6.isIPv4MappedAddress()) return isPublicAddress(v6.toIPv4Address());
-    const parts = v6.parts;
-    if (parts.slice(0, 6).every((part) => part === 0)) return false; // ::/96: unspecified, loopback, IPv4-compatible
-  }
-  // Only plain global unicast is public; every special range (private, loopback, link-local,
-  // CGNAT, multicast, reserved, NAT64, 6to4, Teredo, ...) is refused.
-  return address.range() === 'unicast';
+  const problem = privateHostProblem(host);
+  return problem && PRIVATE_HOST_PROBLEM[problem];
 }
 
 /** The host of the short domain, lower-cased and without port, for comparisons. */

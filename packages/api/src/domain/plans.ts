@@ -42,3 +42,21 @@ export const API_RATE_LIMITS: Record<Plan, number> = {
 
 /** API requests per minute from one client IP without a valid key (they still cost a key lookup). */
 export const ANONYMOUS_RATE_LIMIT = 60;
+
+/** Rate limits of one server process (docs/security.md); every number is requests per window. */
+export interface RateLimitSettings {
+  /** Per API key, by the account's plan. */
+  apiPerPlan: Record<Plan, number>;
+  /** Per client IP, for API requests without a valid key. */
+  anonymous: number;
+  /** Per client IP, for short-link visits (REDIRECT_RATE_LIMIT). */
+  redirects: number;
+  windowMs: number;
+}
+
+export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
+  apiPerPlan: API_RATE_LIMITS,
+  anonymous: ANONYMOUS_RATE_LIMIT,
+  redirects: 1_200,
+  windowMs: 60_000,
+};

@@ -1,7 +1,5 @@
-import { STATS_LIMITS, type StatsInterval, type StatsQuery } from '@shortlinks/contract';
+import { DAY_MS, STATS_LIMITS, type StatsInterval, type StatsQuery } from '@shortlinks/contract';
 import { validationError } from '../errors.ts';
-
-const DAY_MS = 86_400_000;
 
 /** The range a statistics request asks for, before rounding to whole buckets (which PostgreSQL does, in `tz`). */
 export interface StatsRange {

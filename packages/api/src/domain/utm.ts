@@ -1,13 +1,7 @@
-/** The utm object of a request; empty values are ignored (docs/api-decisions.md). */
-export interface Utm {
-  source?: string | undefined;
-  medium?: string | undefined;
-  campaign?: string | undefined;
-  content?: string | undefined;
-  term?: string | undefined;
-}
+import { UTM_KEYS, type UtmKey } from '@shortlinks/contract';
 
-const UTM_KEYS = ['source', 'medium', 'campaign', 'content', 'term'] as const;
+/** The utm object of a request; empty values are ignored (docs/api-decisions.md). */
+export type Utm = { [key in UtmKey]?: string | undefined };
 
 /**
  * The destination with the utm values merged in as utm_* parameters, replacing parameters of

@@ -1,8 +1,9 @@
+import { DAY_MS } from '@shortlinks/contract';
 import type { Database, Orm } from '@shortlinks/db';
 import { type Kysely, sql } from 'kysely';
 import type { VisitorAgent } from './agent-class.ts';
 import { type ClickGroup, writeClickBatch } from './click-batch.ts';
-import { DAY_MS, isoDay, VisitorSalts } from './visitor-salts.ts';
+import { isoDay, VisitorSalts } from './visitor-salts.ts';
 import { type WriteProgress, writeApart } from './write-apart.ts';
 
 export interface ClickEvent {
@@ -42,14 +43,19 @@ export interface DroppedClicks {
  * How often buffered clicks are written unless configured (`CLICK_FLUSH_MS`, docs/redirects.md).
  * A flush costs PostgreSQL per distinct link, not per click (about 12 row writes each: the event,
  * hourly, dimension and account rollups), so under load a longer interval is proportionally
- * cheaper: with 2,000 links visited every second, writing each second took ~0.4 s of database time
- * per second on this 2-core machine, and the redirect ratio was 0.58 at 1 s, 0.67 at 2 s and 0.81
- * at 5 s (docs/performance.md). A hard crash loses at most this much.
+ * cheaper; docs/performance.md has the measurements that chose this value. A hard crash loses at
+ * most this much.
  */
 export const DEFAULT_CLICK_FLUSH_MS = 5000;
 
 /** The latest time a JavaScript Date can hold. */
 const MAX_TIME_MS = 8.64e15;
+
+/**
+ * Days raw click events are kept unless configured (`CLICK_RETENTION_DAYS`); the statistics
+ * rollups are kept for ever. Longer than the longest statistics range (400 days at `interval=day`).
+ */
+export const DEFAULT_RETENTION_DAYS = 400;
 
 /** Housekeeping (salt rotation, visitor dedupe rows, raw event retention) runs at most this often. */
 const MAINTENANCE_INTERVAL_MS = 3_600_000;
@@ -94,7 +100,7 @@ export class ClickRecorder {
     this.#orm = orm;
     this.#intervalMs = options.flushIntervalMs ?? DEFAULT_CLICK_FLUSH_MS;
     this.#maxBuffered = options.maxBuffered ?? 1_000_000;
-    this.#retentionDays = options.retentionDays ?? 0;
+    this.#retentionDays = options.retentionDays ?? DEFAULT_RETENTION_DAYS;
     this.#log = options.log ?? (() => {});
   }
 

@@ -14,11 +14,11 @@ interface VisitWindow {
 }
 
 /**
- * Short-link visits per visitor address, in fixed windows (docs/security.md), checked
- * synchronously inside the redirect route. The API's limiter, @fastify/rate-limit, runs as an
- * async hook with several awaits per request; on the redirect path that was about 3.5 µs of a
- * visit's 40 µs of CPU (docs/performance.md). The semantics are the same: fixed windows, at most
- * `trackedAddresses` counted, the least recently seen forgotten first, per process.
+ * Short-link visits per visitor address, in fixed windows (docs/security.md), counted
+ * synchronously inside the redirect route: the API's limiter, @fastify/rate-limit, runs as an
+ * async hook with several awaits per request, a measurable share of a visit's cost
+ * (docs/performance.md). The semantics are the same: fixed windows, at most `trackedAddresses`
+ * counted, the least recently seen forgotten first, per process.
  */
 export class VisitLimiter {
   readonly max: number;
@@ -31,8 +31,11 @@ export class VisitLimiter {
     this.#windows = new LRUCache({ max: trackedAddresses });
   }
 
-  /** Counts a visit from `address` at `now` (Unix ms): undefined when allowed, else the whole seconds until its window ends. */
-  refuse(address: string, now: number): number | undefined {
+  /**
+   * Counts a visit from `address` at `now` (Unix ms): undefined when it is within the limit, else
+   * the whole seconds until its window ends (the visit is refused).
+   */
+  countVisit(address: string, now: number): number | undefined {
     // Forged addresses sharing their first 64 characters share a budget: only the forger's own.
     if (address.length > ADDRESS_CHARS) address = address.slice(0, ADDRESS_CHARS);
     let window = this.#windows.get(address);

@@ -1,8 +1,7 @@
 import { hash, randomBytes } from 'node:crypto';
+import { DAY_MS } from '@shortlinks/contract';
 import type { Database } from '@shortlinks/db';
 import { type Kysely, sql } from 'kysely';
-
-export const DAY_MS = 86_400_000;
 
 /**
  * The daily salts of visitor hashes (docs/statistics.md, "Unique visitors"). One random salt per

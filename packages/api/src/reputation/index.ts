@@ -30,5 +30,12 @@ export function remoteReputation(settings: RemoteReputationSettings, warn: (mess
   });
 }
 
+export {
+  LocalDenylist,
+  ReputationChain,
+  ReputationUnavailable,
+  type ReputationVerdict,
+  type UrlReputation,
+} from '../domain/reputation.ts';
 export { type DenylistEntryView, DenylistService, InvalidDenylistEntry } from './denylist-service.ts';
 export type { FailurePolicy } from './remote-reputation.ts';

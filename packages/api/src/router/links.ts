@@ -15,56 +15,76 @@ import { authedProcedure } from '../trpc.ts';
 const tags = ['Links'];
 const linkRef = z.strictObject({ id: LinkRefSchema });
 
+/** What creating a link can answer (spec: "Link errors"); upsert the same. */
+const CREATE_ERRORS = [
+  'LINK_LIMIT_REACHED',
+  'PLAN_LIMIT_REACHED',
+  'TAG_NOT_FOUND',
+  'SLUG_TAKEN',
+  'EXTERNAL_ID_TAKEN',
+  'VALIDATION_ERROR',
+  'SLUG_INVALID',
+  'REPUTATION_UNAVAILABLE',
+] as const;
+
 export const linksRouter = {
-  create: authedProcedure
-    .meta({
-      openapi: { method: 'POST', path: '/links', tags, summary: 'Create a link', protect: true, successDescription: 'The new link' },
-      successStatus: 201,
-    })
+  create: authedProcedure({
+    openapi: { method: 'POST', path: '/links', tags, summary: 'Create a link', protect: true, successDescription: 'The new link' },
+    success: 201,
+    errors: CREATE_ERRORS,
+  })
     .input(CreateLinkBodySchema)
     .output(LinkSchema)
     .mutation(({ ctx, input }) => ctx.services.links.create(ctx.accountId, input)),
 
-  list: authedProcedure
-    .meta({ openapi: { method: 'GET', path: '/links', tags, summary: 'List links, newest first', protect: true } })
+  list: authedProcedure({
+    openapi: { method: 'GET', path: '/links', tags, summary: 'List links, newest first', protect: true },
+    success: 200,
+    errors: ['VALIDATION_ERROR'],
+  })
     .input(ListLinksQuerySchema)
     .output(LinkPageSchema)
     .query(({ ctx, input }) => ctx.services.links.list(ctx.accountId, input)),
 
-  get: authedProcedure
-    .meta({ openapi: { method: 'GET', path: '/links/{id}', tags, summary: 'Get a link by lnk_ id or ext_ external id', protect: true } })
+  get: authedProcedure({
+    openapi: { method: 'GET', path: '/links/{id}', tags, summary: 'Get a link by lnk_ id or ext_ external id', protect: true },
+    success: 200,
+    errors: ['LINK_NOT_FOUND'],
+  })
     .input(linkRef)
     .output(LinkSchema)
     .query(({ ctx, input }) => ctx.services.links.get(ctx.accountId, pathParam(ctx, 'link', input.id))),
 
-  update: authedProcedure
-    .meta({
-      openapi: { method: 'PATCH', path: '/links/{id}', tags, summary: 'Update a link (only the fields sent change)', protect: true },
-    })
+  update: authedProcedure({
+    openapi: { method: 'PATCH', path: '/links/{id}', tags, summary: 'Update a link (only the fields sent change)', protect: true },
+    success: 200,
+    errors: ['PLAN_LIMIT_REACHED', 'LINK_NOT_FOUND', 'TAG_NOT_FOUND', 'VALIDATION_ERROR', 'REPUTATION_UNAVAILABLE'],
+  })
     .input(UpdateLinkBodySchema.extend(linkRef.shape))
     .output(LinkSchema)
     .mutation(({ ctx, input: { id, ...body } }) => ctx.services.links.update(ctx.accountId, pathParam(ctx, 'link', id), body)),
 
-  delete: authedProcedure
-    .meta({
-      openapi: { method: 'DELETE', path: '/links/{id}', tags, summary: 'Delete a link', protect: true, successDescription: 'Deleted' },
-      successStatus: 204,
-    })
+  delete: authedProcedure({
+    openapi: { method: 'DELETE', path: '/links/{id}', tags, summary: 'Delete a link', protect: true, successDescription: 'Deleted' },
+    success: 204,
+    errors: ['LINK_NOT_FOUND'],
+  })
     .input(linkRef)
     .output(z.void())
     .mutation(({ ctx, input }) => ctx.services.links.delete(ctx.accountId, pathParam(ctx, 'link', input.id))),
 
-  upsert: authedProcedure
-    .meta({
-      openapi: {
-        method: 'POST',
-        path: '/links/upsert',
-        tags,
-        summary: 'Create a link, or return the live link with the same final destination',
-        description: '201 with `created: true` when a link was created; 200 with `created: false` when an existing link matched.',
-        protect: true,
-      },
-    })
+  upsert: authedProcedure({
+    openapi: {
+      method: 'POST',
+      path: '/links/upsert',
+      tags,
+      summary: 'Create a link, or return the live link with the same final destination',
+      description: '201 with `created: true` when a link was created; 200 with `created: false` when an existing link matched.',
+      protect: true,
+    },
+    success: 'createdOrFound',
+    errors: CREATE_ERRORS,
+  })
     .input(CreateLinkBodySchema)
     .output(UpsertedLinkSchema)
     .mutation(({ ctx, input }) => ctx.services.links.upsert(ctx.accountId, input)),

@@ -11,9 +11,9 @@ const KYSELY_OPTIONS = { convertValues: true } as const;
 
 /** Which 409 a unique index stands for, when a concurrent request won a race the pre-checks could not see. */
 const CONFLICT_BY_INDEX: Record<string, AppError> = {
-  link_slug_live_key: new AppError('SLUG_TAKEN', 'The slug is already in use', 'slug'),
-  link_external_id_live_key: new AppError('EXTERNAL_ID_TAKEN', 'Another live link of the account has that external_id', 'external_id'),
-  tag_account_name_key: new AppError('TAG_NAME_TAKEN', 'Another tag of the account has that name', 'name'),
+  link_slug_live_key: new AppError('SLUG_TAKEN', undefined, 'slug'),
+  link_external_id_live_key: new AppError('EXTERNAL_ID_TAKEN', undefined, 'external_id'),
+  tag_account_name_key: new AppError('TAG_NAME_TAKEN', undefined, 'name'),
 };
 
 /**

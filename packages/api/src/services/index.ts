@@ -11,6 +11,9 @@ import { LinkService } from './link-service.ts';
 import { StatsService } from './stats-service.ts';
 import { TagService } from './tag-service.ts';
 
+export type { AccountView, NewAccount } from './account-service.ts';
+export { API_KEY_PREFIX, type ApiKeyView, type Caller } from './api-key-service.ts';
+
 export interface ServiceOptions {
   orm: Orm;
   /** Origin of short links, e.g. https://sho.rt (no trailing slash). */

@@ -26,8 +26,6 @@ interface PreparedLink {
   expiry: ExpiryChange;
 }
 
-const linkNotFound = () => new AppError('LINK_NOT_FOUND', 'No live link of the account matches that id');
-
 /** Links: the rules of the spec's POST/GET/PATCH/DELETE /links and POST /links/upsert. */
 export class LinkService {
   readonly #orm: Orm;
@@ -99,7 +97,7 @@ export class LinkService {
   async get(accountId: string, ref: string): Promise<Link> {
     const db = reader(this.#orm);
     const row = await findLiveLinkWithTags(db, accountId, ref);
-    if (!row) throw linkNotFound();
+    if (!row) throw new AppError('LINK_NOT_FOUND');
     return toLink(row, sortedTags(row.tags), this.#shortDomain);
   }
 
@@ -158,7 +156,7 @@ export class LinkService {
       // New tags may count toward the tag limit: then the account is locked, always before the link.
       const account = body.tag_names?.length ? await lockAccount(db, accountId) : await readAccount(db, accountId);
       const row = await findLiveLink(db, accountId, ref, true);
-      if (!row) throw linkNotFound();
+      if (!row) throw new AppError('LINK_NOT_FOUND');
       return this.#applyChanges(db, account, row, {
         title: body.title,
         destination_url: destination,
@@ -173,7 +171,7 @@ export class LinkService {
   async delete(accountId: string, ref: string): Promise<void> {
     await this.#write(async (db) => {
       const row = await findLiveLink(db, accountId, ref, true);
-      if (!row) throw linkNotFound();
+      if (!row) throw new AppError('LINK_NOT_FOUND');
       // Deleting detaches its tags; the row stays (deleted_at) so its click history survives.
       await db.updateTable('link').set({ deleted_at: new Date() }).where('id', '=', row.id).execute();
       await db.deleteFrom('link_tag').where('link_id', '=', row.id).execute();
@@ -266,7 +264,7 @@ export class LinkService {
       .where('deleted_at', 'is', null);
     if (exceptLinkId) query = query.where('id', '!=', exceptLinkId);
     if (await query.executeTakeFirst()) {
-      throw new AppError('EXTERNAL_ID_TAKEN', 'Another live link of the account has that external_id', 'external_id');
+      throw new AppError('EXTERNAL_ID_TAKEN', undefined, 'external_id');
     }
   }
 

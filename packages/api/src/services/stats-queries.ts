@@ -1,3 +1,4 @@
+import { HOUR_MS } from '@shortlinks/contract';
 import { type RawBuilder, sql } from 'kysely';
 import type { StatsRange } from '../domain/stats-range.ts';
 import type { Db } from './database.ts';
@@ -10,13 +11,13 @@ import type { Db } from './database.ts';
 
 /**
  * Whose clicks: one link, the live links carrying a tag, or a whole account. A tag's closed days
- * (before `openDay`) come from its cache for the current `members` (see tag-stats-cache.ts), the
- * open days from the rollups of `linkIds`, the live links that `members` fingerprints (found once
+ * (before `openDay`) come from its cache for the current `linksFingerprint` (see tag-stats-cache.ts), the
+ * open days from the rollups of `linkIds`, the live links that `linksFingerprint` fingerprints (found once
  * per request, so every read counts the same links).
  */
 export type StatsSubject =
   | { kind: 'link'; linkId: string }
-  | { kind: 'tag'; tagId: string; members: string; linkIds: string[]; openDay: TagOpenDay }
+  | { kind: 'tag'; tagId: string; linksFingerprint: string; linkIds: string[]; openDay: TagOpenDay }
   | { kind: 'account'; accountId: string };
 
 /** The first UTC day a tag's statistics read live: `YYYY-MM-DD` and its start in Unix ms. */
@@ -79,7 +80,7 @@ function hourlyRows(subject: StatsSubject) {
     case 'tag':
       return sql`
         select hour, clicks, visitors from tag_click_hourly
-        where tag_id = ${subject.tagId} and members = ${subject.members} and hour < to_timestamp(${subject.openDay.ms / 1000}::float8)
+        where tag_id = ${subject.tagId} and links_fingerprint = ${subject.linksFingerprint} and hour < to_timestamp(${subject.openDay.ms / 1000}::float8)
         union all
         select hour, clicks, visitors from click_hourly
         where link_id = any(${subject.linkIds}::text[]) and hour >= to_timestamp(${subject.openDay.ms / 1000}::float8)`;
@@ -100,8 +101,6 @@ interface SeriesAnswer {
   clicks: string[] | null;
   visitors: string[] | null;
 }
-
-const HOUR_MS = 3_600_000;
 
 /**
  * Every bucket of the range, oldest first, with empty ones as 0; and the rounded range. PostgreSQL
@@ -289,7 +288,7 @@ export function tagBreakdownSumsQuery(subject: Extract<StatsSubject, { kind: 'ta
   const rows = {
     closed: sql`
       select dimension, value, clicks from tag_click_daily_dimension
-      where tag_id = ${subject.tagId} and members = ${subject.members} and ${breakdownDays} and day < ${subject.openDay.iso}::date`,
+      where tag_id = ${subject.tagId} and links_fingerprint = ${subject.linksFingerprint} and ${breakdownDays} and day < ${subject.openDay.iso}::date`,
     'open dimensions': sql`
       select dimension, value, clicks from click_daily_dimension
       where link_id = any(${subject.linkIds}::text[]) and ${breakdownDays} and day >= ${subject.openDay.iso}::date`,

@@ -9,9 +9,6 @@ import { type BreakdownPart, type BreakdownRow, readBreakdowns, readSeries, type
 import { readTagBreakdowns } from './tag-breakdowns.ts';
 import { fillTagCache, findTagForStats, tagOpenDay } from './tag-stats-cache.ts';
 
-const linkNotFound = () => new AppError('LINK_NOT_FOUND', 'No live link of the account matches that id');
-const tagNotFound = () => new AppError('TAG_NOT_FOUND', 'No tag of the account matches that id');
-
 /** Breakdown dimension (as stored) → response field. */
 const BREAKDOWNS = {
   referrer: 'referrers',
@@ -42,20 +39,20 @@ export class StatsService {
   async link(accountId: string, ref: string, query: StatsQuery): Promise<LinkStats> {
     const range = await this.#range(query);
     const link = await findLiveLink(reader(this.#orm), accountId, ref);
-    if (!link) throw linkNotFound();
+    if (!link) throw new AppError('LINK_NOT_FOUND');
     const { top_links: _, ...stats } = await this.#stats({ kind: 'link', linkId: link.id }, range);
     return stats;
   }
 
   async tag(accountId: string, tagId: string, query: StatsQuery): Promise<GroupStats> {
-    if (!storable(tagId)) throw tagNotFound();
+    if (!storable(tagId)) throw new AppError('TAG_NOT_FOUND');
     const range = await this.#range(query);
     const db = reader(this.#orm);
     const openDay = tagOpenDay(Date.now());
     const tag = await findTagForStats(db, accountId, tagId, range, openDay);
-    if (!tag) throw tagNotFound();
-    if (tag.missing) await fillTagCache(db, tagId, tag.members, range, openDay);
-    return this.#stats({ kind: 'tag', tagId, members: tag.members, linkIds: tag.linkIds, openDay }, range);
+    if (!tag) throw new AppError('TAG_NOT_FOUND');
+    if (tag.missing) await fillTagCache(db, tagId, tag.linksFingerprint, range, openDay);
+    return this.#stats({ kind: 'tag', tagId, linksFingerprint: tag.linksFingerprint, linkIds: tag.linkIds, openDay }, range);
   }
 
   /** Every click of the account, deleted links' included (their history is kept); top links are live ones. */

@@ -6,7 +6,6 @@ import { AppError, validationError } from '../errors.ts';
 import { type Db, inTransaction, lockAccount, reader, storable } from './database.ts';
 import { assertTagRoom, takeRotationColors } from './tag-resolution.ts';
 
-const tagNotFound = () => new AppError('TAG_NOT_FOUND', 'No tag of the account matches that id');
 const nameTaken = (name: string) => new AppError('TAG_NAME_TAKEN', `Another tag of the account is named "${name}" (ignoring case)`, 'name');
 
 /** Tags: the rules of the spec's POST/GET/PATCH/DELETE /tags. */
@@ -47,7 +46,7 @@ export class TagService {
     if (body.name === undefined && body.color === undefined) {
       throw validationError('name', 'Send name, color, or both');
     }
-    if (!storable(tagId)) throw tagNotFound();
+    if (!storable(tagId)) throw new AppError('TAG_NOT_FOUND');
     return inTransaction(this.#orm, async (db) => {
       const current = await db
         .selectFrom('tag')
@@ -56,7 +55,7 @@ export class TagService {
         .where('id', '=', tagId)
         .forUpdate()
         .executeTakeFirst();
-      if (!current) throw tagNotFound();
+      if (!current) throw new AppError('TAG_NOT_FOUND');
       if (body.name !== undefined && (await this.#nameUsed(db, accountId, body.name, tagId))) throw nameTaken(body.name);
       await db
         .updateTable('tag')
@@ -69,10 +68,10 @@ export class TagService {
 
   /** Removes the tag; it is detached from every link (the link_tag rows cascade). */
   async delete(accountId: string, tagId: string): Promise<void> {
-    if (!storable(tagId)) throw tagNotFound();
+    if (!storable(tagId)) throw new AppError('TAG_NOT_FOUND');
     await inTransaction(this.#orm, async (db) => {
       const deleted = await db.deleteFrom('tag').where('account_id', '=', accountId).where('id', '=', tagId).executeTakeFirst();
-      if (deleted.numDeletedRows === 0n) throw tagNotFound();
+      if (deleted.numDeletedRows === 0n) throw new AppError('TAG_NOT_FOUND');
     });
   }
 

@@ -1,9 +1,8 @@
+import { DAY_MS } from '@shortlinks/contract';
 import { sql } from 'kysely';
 import type { StatsRange } from '../domain/stats-range.ts';
 import type { Db } from './database.ts';
 import { days, type TagOpenDay, tagDimensionRows, tagLinks } from './stats-queries.ts';
-
-const DAY_MS = 86_400_000;
 
 /**
  * A tag's statistics sum the rollups of its live links, which costs links × days × values rows
@@ -36,71 +35,71 @@ export async function findTagForStats(
   tagId: string,
   range: StatsRange,
   openDay: TagOpenDay,
-): Promise<{ members: string; linkIds: string[]; missing: boolean } | undefined> {
-  const result = await sql<{ members: string; link_ids: string[]; missing: boolean }>`
+): Promise<{ linksFingerprint: string; linkIds: string[]; missing: boolean } | undefined> {
+  const result = await sql<{ links_fingerprint: string; link_ids: string[]; missing: boolean }>`
     -- Materialized: the fingerprint is computed once, not once per use.
     with found as materialized (
-      select tag.id, member.members, member.link_ids
+      select tag.id, member.links_fingerprint, member.link_ids
       from tag cross join lateral (
-        select md5(coalesce(string_agg(link_id, ',' order by link_id), '')) as members,
+        select md5(coalesce(string_agg(link_id, ',' order by link_id), '')) as links_fingerprint,
           coalesce(array_agg(link_id), '{}') as link_ids
         from (${tagLinks(tagId)}) member
       ) member
       where tag.id = ${tagId} and tag.account_id = ${accountId}
     ),
     days as (${days(range)})
-    select found.members, found.link_ids, exists (
+    select found.links_fingerprint, found.link_ids, exists (
       select 1 from days, generate_series(days.first_day, least(days.last_day, ${openDay.iso}::date - 1), interval '1 day') closed (day)
       where not exists (
-        select 1 from tag_stats_day done where done.tag_id = found.id and done.members = found.members and done.day = closed.day::date
+        select 1 from tag_stats_day done where done.tag_id = found.id and done.links_fingerprint = found.links_fingerprint and done.day = closed.day::date
       )
     ) as missing
     from found`.execute(db);
   const found = result.rows[0];
-  return found && { members: found.members, linkIds: found.link_ids, missing: found.missing };
+  return found && { linksFingerprint: found.links_fingerprint, linkIds: found.link_ids, missing: found.missing };
 }
 
-/** Sums the closed days of the range that are not cached yet for these members (one statement; usually nothing to do). */
-export async function fillTagCache(db: Db, tagId: string, members: string, range: StatsRange, openDay: TagOpenDay): Promise<void> {
+/** Sums the closed days of the range that are not cached yet for this set of links (one statement; usually nothing to do). */
+export async function fillTagCache(db: Db, tagId: string, linksFingerprint: string, range: StatsRange, openDay: TagOpenDay): Promise<void> {
   await sql`
     with days as materialized (${days(range)}),
     wanted as materialized (
       select day::date as day
       from days, generate_series(days.first_day, least(days.last_day, ${openDay.iso}::date - 1), interval '1 day') day
       except
-      select day from tag_stats_day where tag_id = ${tagId} and members = ${members}
+      select day from tag_stats_day where tag_id = ${tagId} and links_fingerprint = ${linksFingerprint}
     ),
     hourly as (
-      insert into tag_click_hourly (tag_id, members, hour, clicks, visitors)
-      select ${tagId}, ${members}, hourly.hour, sum(hourly.clicks), sum(hourly.visitors)
+      insert into tag_click_hourly (tag_id, links_fingerprint, hour, clicks, visitors)
+      select ${tagId}, ${linksFingerprint}, hourly.hour, sum(hourly.clicks), sum(hourly.visitors)
       from click_hourly hourly
       where hourly.link_id in (${tagLinks(tagId)})
         and hourly.hour >= (select min(day) from wanted)::timestamp at time zone 'UTC'
         and hourly.hour < ((select max(day) from wanted) + 1)::timestamp at time zone 'UTC'
         and (hourly.hour at time zone 'UTC')::date in (select day from wanted)
       group by hourly.hour
-      on conflict (tag_id, members, hour) do update set clicks = excluded.clicks, visitors = excluded.visitors
+      on conflict (tag_id, links_fingerprint, hour) do update set clicks = excluded.clicks, visitors = excluded.visitors
     ),
     dimensions as (
-      insert into tag_click_daily_dimension (tag_id, members, day, dimension, value, clicks)
-      select ${tagId}, ${members}, live.day, live.dimension, live.value, sum(live.clicks)
+      insert into tag_click_daily_dimension (tag_id, links_fingerprint, day, dimension, value, clicks)
+      select ${tagId}, ${linksFingerprint}, live.day, live.dimension, live.value, sum(live.clicks)
       from (${tagDimensionRows(tagId)}) live
       where live.day between (select min(day) from wanted) and (select max(day) from wanted) and live.day in (select day from wanted)
       group by live.day, live.dimension, live.value
-      on conflict (tag_id, members, day, dimension, value) do update set clicks = excluded.clicks
+      on conflict (tag_id, links_fingerprint, day, dimension, value) do update set clicks = excluded.clicks
     ),
     marked as (
-      insert into tag_stats_day (tag_id, members, day) select ${tagId}, ${members}, day from wanted on conflict do nothing
+      insert into tag_stats_day (tag_id, links_fingerprint, day) select ${tagId}, ${linksFingerprint}, day from wanted on conflict do nothing
     ),
-    -- Sums of earlier members are never read again.
+    -- Sums of an earlier set of links are never read again.
     stale_days as (
-      delete from tag_stats_day where tag_id = ${tagId} and members <> ${members} and exists (select 1 from wanted)
+      delete from tag_stats_day where tag_id = ${tagId} and links_fingerprint <> ${linksFingerprint} and exists (select 1 from wanted)
     ),
     stale_hours as (
-      delete from tag_click_hourly where tag_id = ${tagId} and members <> ${members} and exists (select 1 from wanted)
+      delete from tag_click_hourly where tag_id = ${tagId} and links_fingerprint <> ${linksFingerprint} and exists (select 1 from wanted)
     ),
     stale_dimensions as (
-      delete from tag_click_daily_dimension where tag_id = ${tagId} and members <> ${members} and exists (select 1 from wanted)
+      delete from tag_click_daily_dimension where tag_id = ${tagId} and links_fingerprint <> ${linksFingerprint} and exists (select 1 from wanted)
     )
     select count(*) from wanted`.execute(db);
 }

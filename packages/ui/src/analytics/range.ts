@@ -1,8 +1,6 @@
 import type { StatsInterval } from '@shortlinks/client';
+import { DAY_MS, HOUR_MS } from '@shortlinks/contract';
 import { addDays, type IsoDate, localIsoDate, parseIsoDate, startOfLocalDay } from './calendar.ts';
-
-const HOUR_MS = 3_600_000;
-const DAY_MS = 86_400_000;
 
 /**
  * The API's longest ranges, `end − start` before rounding (`STATS_LIMITS` in `@shortlinks/contract`,

@@ -1,8 +1,8 @@
 import type { Link, LinkInput, LinkUpdate } from '@shortlinks/client';
+import { UTM_KEYS, type UtmKey } from '@shortlinks/contract';
 import type { FormError } from './field-errors.ts';
 
-export const UTM_KEYS = ['source', 'medium', 'campaign', 'content', 'term'] as const;
-export type UtmKey = (typeof UTM_KEYS)[number];
+export { UTM_KEYS, type UtmKey } from '@shortlinks/contract';
 
 /** What the link form edits, as the inputs hold it (strings; '' means empty). */
 export interface LinkDraft {

@@ -1,0 +1,13 @@
+export {
+  type ApiResponse,
+  callApi,
+  countRows,
+  createAccount,
+  createLink,
+  getLink,
+  inDays,
+  type TestAccount,
+  tagNames,
+} from './api-calls.ts';
+export { createTestDatabase } from './test-database.ts';
+export { GENEROUS_RATE_LIMITS, type HarnessBuildOptions, type HarnessOptions, type TestServer, testServers } from './test-server.ts';
