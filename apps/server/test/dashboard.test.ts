@@ -104,6 +104,13 @@ describe('the dashboard at /app', () => {
     }
   });
 
+  test('the script is a production build, whatever NODE_ENV the builder ran with (the tests run with "test")', async () => {
+    const script = await (await get(`/app/assets/${asset}`)).text();
+    // React's development build warns through this frame; its production build has none of it.
+    expect(script).not.toContain('ReactDebugCurrentFrame');
+    expect(script.length).toBeLessThan(450_000);
+  });
+
   test('a missing asset or file is a 404, not the page', async () => {
     for (const pathname of ['/app/assets/index-0000000.js', '/app/main.js', '/app/links/x.png', `/app/${STAMP_FILE}`]) {
       const response = await get(pathname);

@@ -72,6 +72,9 @@ export async function ensureDashboardBuilt({ outDir = DASHBOARD_DIR }: { outDir?
     const vite = path.join(path.dirname(createRequire(path.join(WEB_APP_DIR, 'package.json')).resolve('vite/package.json')), 'bin/vite.js');
     await run(process.execPath, [vite, 'build', '--outDir', staging, '--emptyOutDir', '--logLevel', 'warn'], {
       cwd: WEB_APP_DIR,
+      // A production build whatever the caller runs with: Vite honours NODE_ENV, and the tests (test)
+      // or an operator's shell (development) would otherwise get React's development build.
+      env: { ...process.env, NODE_ENV: 'production' },
       timeout: 300_000,
     });
     await writeFile(path.join(staging, STAMP_FILE), `${want}\n`);
