@@ -13,7 +13,8 @@ export default defineConfig({
       'apps/*/src/**/*.test.tsx',
       'apps/*/test/**/*.test.ts',
     ],
-    globalSetup: ['packages/testing/src/global-setup.ts'],
+    // The dashboard's build (apps/server/test/dashboard-setup.ts) for the servers the tests start.
+    globalSetup: ['packages/testing/src/global-setup.ts', 'apps/server/test/dashboard-setup.ts'],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 120_000,

@@ -13,6 +13,7 @@ import {
   DEFAULT_CONNECTION_LIMITS,
 } from './connection-limits.ts';
 import { authenticationPlugin } from './plugins/authentication.ts';
+import { dashboardPlugin } from './plugins/dashboard.ts';
 import { extensionCorsPlugin } from './plugins/extension-cors.ts';
 import { healthPlugin } from './plugins/health.ts';
 import { openApiPlugin } from './plugins/openapi.ts';
@@ -81,6 +82,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   await registerRateLimits(app, rateLimits);
   await app.register(healthPlugin, { orm });
   await app.register(apiScope, { services, baseUrl });
+  await app.register(dashboardPlugin, { prefix: '/app' });
   // Outside the API scope, so a redirect (the hottest path) runs no CORS hook.
   const visits = new VisitLimiter(rateLimits.redirects, rateLimits.windowMs, TRACKED_CLIENTS);
   await app.register(redirectPlugin, { services, countryHeader, visits });

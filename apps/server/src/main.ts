@@ -3,6 +3,7 @@ import { LocalDenylist, ReputationChain, remoteReputation } from '@shortlinks/ap
 import { createServices } from '@shortlinks/api/services';
 import { ensureFirstAccount } from './bootstrap.ts';
 import { buildServer } from './build-server.ts';
+import { ensureDashboardBuilt } from './dashboard/build-on-start.ts';
 import { openDatabase } from './database.ts';
 import { readConfig } from './env.ts';
 
@@ -14,6 +15,8 @@ if (!config) {
   process.exit(1);
 }
 
+// The web dashboard is built (when missing or stale) while the database starts.
+const dashboard = ensureDashboardBuilt();
 const database = await openDatabase(config, (line) => {
   if (config.logLevel === 'debug' || config.logLevel === 'trace') console.error(`[postgres] ${line}`);
 });
@@ -27,6 +30,7 @@ const services = createServices({
   reputation: new ReputationChain([new LocalDenylist(config.denylist), ...(remote ? [remote] : [])]),
   clicks: { flushIntervalMs: config.clickFlushMs, retentionDays: config.clickRetentionDays, log: (message) => warn(message) },
 });
+reportDashboardBuild(await dashboard);
 const baseUrl = `http://${config.host.includes(':') ? `[${config.host}]` : config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`;
 const app = await buildServer({
   orm: database.orm,
@@ -73,6 +77,7 @@ try {
 const first = await ensureFirstAccount(services);
 const where = database.embedded ? `embedded PostgreSQL in ${config.dataDir}` : 'DATABASE_URL';
 console.log(`\nShortlinks is running at ${baseUrl} (database: ${where})`);
+console.log(`  Dashboard:    ${baseUrl}/app`);
 console.log(`  REST API:     ${baseUrl}/api/v1`);
 console.log(`  API docs:     ${baseUrl}/docs`);
 console.log(`  tRPC:         ${baseUrl}/trpc`);
@@ -80,5 +85,12 @@ console.log(`  Short links:  ${config.shortDomain}/<slug>`);
 if (first) {
   console.log('\nA default account was created. Its API key is shown only this once:\n');
   console.log(`  ${first.secret}\n`);
+  console.log(`  Sign in to the dashboard at ${baseUrl}/app with it, or call the API:\n`);
   console.log(`  curl -H "Authorization: Bearer ${first.secret}" ${baseUrl}/api/v1/links\n`);
+}
+
+function reportDashboardBuild(build: Awaited<typeof dashboard>) {
+  if (build.state === 'fresh') console.log(`dashboard: up to date (checked in ${build.ms} ms)`);
+  if (build.state === 'built') console.log(`dashboard: built in ${(build.ms / 1000).toFixed(1)} s`);
+  if (build.state === 'failed') console.error(`dashboard: the build failed, /app will say so (${build.problem})`);
 }

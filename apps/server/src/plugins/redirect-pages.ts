@@ -13,7 +13,10 @@ main{max-width:28rem;padding:2rem;text-align:center}h1{font-size:1.5rem;margin:0
 
 export const NOT_FOUND_PAGE = page('Link not found', 'This short link does not exist, or it has been deleted.');
 export const GONE_PAGE = page('Link expired', 'This short link has expired and no longer leads anywhere.');
-export const HOME_PAGE = page('Shortlinks', 'A short-link service. The API is documented at <a href="/docs">/docs</a>.');
+export const HOME_PAGE = page(
+  'Shortlinks',
+  'A short-link service. <a href="/app">Open the dashboard</a> to manage your links and see their clicks; the API is documented at <a href="/docs">/docs</a>.',
+);
 
 /** A visitor's page: never cached (the link may start working) and never indexed. */
 export function sendPage(reply: FastifyReply, status: number, html: string): FastifyReply {

@@ -1,4 +1,5 @@
 /** @jsxRuntime automatic @jsxImportSource react */ // Parcel cannot read the React version from "catalog:" (docs/extension.md).
+import './analytics.css';
 import type { GroupStats, LinkStats } from '@shortlinks/client';
 import { type ReactNode, useMemo, useState } from 'react';
 import { BreakdownList } from './BreakdownList.tsx';

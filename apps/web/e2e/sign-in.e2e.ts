@@ -1,0 +1,147 @@
+import { createAccount, type TestAccount, type TestServer } from '@shortlinks/testing';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { type DashboardBrowser, launchDashboardBrowser, type PageWatch, screenshotAll, signInWith } from './browser.ts';
+import { startTestServer } from './test-server.ts';
+
+const KEY_ITEM = 'shortlinks.apiKey';
+
+let server: TestServer;
+let browser: DashboardBrowser;
+let account: TestAccount;
+/** Every line the server logged, at debug level (request headers included, Authorization redacted). */
+const logLines: string[] = [];
+const contexts: { context: BrowserContext; watch: PageWatch }[] = [];
+let current: BrowserContext | undefined;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([
+    startTestServer({ logLevel: 'debug', logStream: { write: (line) => logLines.push(line) } }),
+    launchDashboardBrowser(),
+  ]);
+  account = await createAccount(server);
+  await account.call('POST', '/links', { title: 'First link', destination_url: 'https://example.org/first', slug: 'first' });
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+beforeEach(({ task, onTestFailed }) => {
+  onTestFailed(() => screenshotAll(current, `sign-in-${task.name}`));
+});
+
+/** A fresh browser profile (no storage), watched. */
+async function freshProfile() {
+  const opened = await browser.newContext();
+  contexts.push(opened);
+  current = opened.context;
+  return opened;
+}
+
+const stored = (page: Page) =>
+  page.evaluate((item) => ({ session: sessionStorage.getItem(item), local: localStorage.getItem(item) }), KEY_ITEM);
+
+describe('signing in', () => {
+  test('the dashboard asks for a key first, and titles the page for it', async () => {
+    const { context } = await freshProfile();
+    const page = await context.newPage();
+    const response = await page.goto(`${server.origin}/app`);
+    expect(response?.status()).toBe(200);
+    expect(await page.title()).toBe('Sign in · Shortlinks');
+    expect(await page.getByLabel('API key').getAttribute('type')).toBe('password');
+  });
+
+  test('a wrong key is refused at the field, nothing is kept, and the key is in no URL', async () => {
+    const { context, watch } = await freshProfile();
+    const page = await context.newPage();
+    await page.goto(`${server.origin}/app`);
+    await page.getByLabel('API key').fill('slk_wrong_key_123');
+    await page.getByLabel('API key').press('Enter');
+    const alert = page.locator('.field.invalid').getByRole('alert');
+    await expect
+      .poll(() => alert.textContent())
+      .toBe('The server did not accept this key. Check that you copied all of it, or ask for a new one.');
+    expect(await page.getByLabel('API key').getAttribute('aria-invalid')).toBe('true');
+    expect(await stored(page)).toEqual({ session: null, local: null });
+    expect(page.url()).toBe(`${server.origin}/app`);
+    expect(watch.requests.filter((url) => url.includes('slk_wrong_key_123'))).toEqual([]);
+  });
+
+  test('by default the key lasts for this tab only: a reload keeps it, a new tab asks again', async () => {
+    const { context } = await freshProfile();
+    const page = await context.newPage();
+    await signInWith(page, server.origin, account.key);
+    await page.getByTestId('link-row').first().waitFor();
+    expect(await stored(page)).toEqual({ session: account.key, local: null });
+    expect(page.url()).toBe(`${server.origin}/app`);
+    await page.reload();
+    await page.getByTestId('link-row').first().waitFor();
+    const other = await context.newPage();
+    await other.goto(`${server.origin}/app`);
+    await other.getByLabel('API key').waitFor();
+  });
+
+  test('"Remember on this device" keeps it for new tabs too; signing out removes it everywhere', async () => {
+    const { context } = await freshProfile();
+    const page = await context.newPage();
+    await signInWith(page, server.origin, account.key, { remember: true });
+    expect(await stored(page)).toEqual({ session: null, local: account.key });
+    const other = await context.newPage();
+    await other.goto(`${server.origin}/app/overview`);
+    await other.getByRole('heading', { name: 'Overview' }).waitFor();
+    await other.getByRole('button', { name: 'Sign out' }).click();
+    await other.getByLabel('API key').waitFor();
+    expect(await other.getByRole('status').textContent()).toContain('signed out');
+    expect(await stored(other)).toEqual({ session: null, local: null });
+    await page.reload();
+    await page.getByLabel('API key').waitFor();
+  });
+
+  test('a key revoked while the dashboard is open brings back the sign-in, saying why', async () => {
+    const second = await server.services.apiKeys.create(account.account.id);
+    const { context } = await freshProfile();
+    const page = await context.newPage();
+    await signInWith(page, server.origin, second.secret);
+    await page.getByTestId('link-row').first().waitFor();
+    await server.services.apiKeys.revoke(second.key.id);
+    await page.getByLabel('Search links').fill('first');
+    await page.getByLabel('API key').waitFor();
+    expect(await page.getByRole('status').textContent()).toBe('The server no longer accepts your API key. Sign in again.');
+    expect(await stored(page)).toEqual({ session: null, local: null });
+  });
+
+  test('an unreachable server is told apart from a wrong key', async () => {
+    const { context } = await freshProfile();
+    const page = await context.newPage();
+    await page.goto(`${server.origin}/app`);
+    await page.route('**/trpc/**', (route) => route.abort('connectionrefused'));
+    await page.getByLabel('API key').fill(account.key);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.locator('.banner.error').textContent()).toMatch(/could not be reached/);
+    expect(await page.getByLabel('API key').getAttribute('aria-invalid')).toBe('false');
+  });
+});
+
+describe('what the key never touches, and what the page never does', () => {
+  test('no URL any page asked for, and no line the server logged, holds a key', () => {
+    const secrets = [account.key, 'slk_wrong_key_123'];
+    const requests = contexts.flatMap(({ watch }) => watch.requests);
+    expect(requests.length).toBeGreaterThan(10);
+    for (const secret of secrets) {
+      expect(requests.filter((url) => url.includes(secret))).toEqual([]);
+      expect(logLines.filter((line) => line.includes(secret))).toEqual([]);
+    }
+    // The requests were logged, with their headers, and the key's header redacted.
+    expect(logLines.some((line) => line.includes('/trpc/links.list') && line.includes('"authorization":"[redacted]"'))).toBe(true);
+  });
+
+  test('every request went to the dashboard’s own server; no CSP violation, no error', () => {
+    const watches = contexts.map(({ watch }) => watch);
+    const foreign = watches
+      .flatMap((watch) => watch.requests)
+      .filter((url) => !url.startsWith(`${server.origin}/`) && !url.startsWith('data:'));
+    expect(foreign).toEqual([]);
+    expect(watches.flatMap((watch) => watch.violations)).toEqual([]);
+    expect(watches.flatMap((watch) => watch.errors)).toEqual([]);
+  });
+});

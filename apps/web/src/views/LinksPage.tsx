@@ -1,0 +1,66 @@
+import type { Link as ShortLink } from '@shortlinks/client';
+import { LinksView, useShortlinks } from '@shortlinks/ui';
+import { useState } from 'react';
+import type { AccountState } from '../account.ts';
+import { NewLinkForm } from '../links/NewLinkForm.tsx';
+import { BASE, paths } from '../routes.ts';
+import { useDocumentTitle } from '../useDocumentTitle.ts';
+
+/** The home view: every link of the account (search, tag filter, edit, delete), and a new one. */
+export function LinksPage({ account }: { account: AccountState }) {
+  useDocumentTitle('Links');
+  const { copyText } = useShortlinks();
+  const [creating, setCreating] = useState(false);
+  const [created, setCreated] = useState<{ link: ShortLink; copied: boolean }>();
+
+  return (
+    <>
+      <div className="page-head">
+        <h1>Links</h1>
+        <button
+          type="button"
+          className="button primary"
+          aria-expanded={creating}
+          onClick={() => {
+            setCreating(!creating);
+            setCreated(undefined);
+          }}
+        >
+          New link
+        </button>
+      </div>
+      {creating ? (
+        <NewLinkForm
+          tags={account.tags ?? []}
+          onCancel={() => setCreating(false)}
+          onCreated={(link) => {
+            setCreating(false);
+            setCreated({ link, copied: false });
+            account.changed();
+          }}
+        />
+      ) : null}
+      {created ? (
+        <div className="banner ok created" role="status">
+          <span>
+            Created <strong>{created.link.short_url}</strong>
+          </span>
+          <button
+            type="button"
+            className="button small"
+            onClick={async () => setCreated({ ...created, copied: await copyText(created.link.short_url) })}
+          >
+            {created.copied ? 'Copied' : 'Copy'}
+          </button>
+        </div>
+      ) : null}
+      <LinksView
+        tags={account.tags ?? []}
+        version={account.version}
+        onChanged={account.changed}
+        emptyHint="No links yet. Create your first with New link."
+        statisticsHref={(link) => `${BASE}${paths.link(link.id)}`}
+      />
+    </>
+  );
+}

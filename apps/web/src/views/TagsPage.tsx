@@ -1,0 +1,23 @@
+import { TagManager } from '@shortlinks/ui';
+import type { AccountState } from '../account.ts';
+import { BASE, paths } from '../routes.ts';
+import { useDocumentTitle } from '../useDocumentTitle.ts';
+
+/** The tag manager; each tag's statistics are one click away (its row's Statistics). */
+export function TagsPage({ account }: { account: AccountState }) {
+  useDocumentTitle('Tags');
+  return (
+    <>
+      <div className="page-head">
+        <h1>Tags</h1>
+      </div>
+      {account.tags ? (
+        <div className="panel tag-panel">
+          <TagManager tags={account.tags} onChanged={account.changed} statisticsHref={(tag) => `${BASE}${paths.tag(tag.id)}`} />
+        </div>
+      ) : (
+        <div className="spinner" role="status" aria-label="Loading tags" />
+      )}
+    </>
+  );
+}
