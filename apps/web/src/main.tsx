@@ -1,5 +1,4 @@
 // First: before any module of the shared packages builds a zod schema.
-import './zod-without-eval.ts';
 import '@shortlinks/ui/theme.css';
 import './dashboard.css';
 import { StrictMode } from 'react';
