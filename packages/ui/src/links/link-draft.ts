@@ -1,8 +1,8 @@
 import type { Link, LinkInput, LinkUpdate } from '@shortlinks/client';
-import { UTM_KEYS, type UtmKey } from '@shortlinks/contract';
+import { UTM_KEYS, type UtmKey } from '@shortlinks/contract/rules';
 import type { FormError } from './field-errors.ts';
 
-export { UTM_KEYS, type UtmKey } from '@shortlinks/contract';
+export { UTM_KEYS, type UtmKey } from '@shortlinks/contract/rules';
 
 /** What the link form edits, as the inputs hold it (strings; '' means empty). */
 export interface LinkDraft {
