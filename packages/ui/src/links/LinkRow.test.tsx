@@ -57,4 +57,34 @@ describe('LinkRow', () => {
     renderRow(async () => true);
     expect(screen.queryByRole('link', { name: /Statistics/ })).toBeNull();
   });
+
+  test('short URL and destination are links that open in a new tab', () => {
+    renderRow(async () => true);
+    const short = screen.getByRole('link', { name: 'sho.rt/abc123' });
+    expect(short.getAttribute('href')).toBe('https://sho.rt/abc123');
+    expect(short.getAttribute('target')).toBe('_blank');
+    expect(screen.getByRole('link', { name: 'https://example.com/read' }).getAttribute('href')).toBe('https://example.com/read');
+  });
+
+  test('an expired link is marked Expired, with the date and time it expired and where visits go', () => {
+    const expiresAt = new Date(2026, 2, 12, 14, 30).getTime();
+    const expiring = { ...link, expires_at: expiresAt, expiration_url: 'https://example.com/over' };
+    const { unmount } = render(
+      <ShortlinksProvider client={{} as ShortlinksClient}>
+        <LinkRow link={expiring} tags={[]} onChanged={() => undefined} now={() => expiresAt - 60_000} />
+      </ShortlinksProvider>,
+    );
+    expect(screen.queryByText('Expired')).toBeNull();
+    const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(expiresAt);
+    expect(screen.getByText(`Expires ${when}`)).toBeTruthy();
+    unmount();
+    render(
+      <ShortlinksProvider client={{} as ShortlinksClient}>
+        <LinkRow link={expiring} tags={[]} onChanged={() => undefined} now={() => expiresAt} />
+      </ShortlinksProvider>,
+    );
+    expect(screen.getByText('Expired')).toBeTruthy();
+    expect(screen.getByText(`Expired ${when} · visits go to example.com`)).toBeTruthy();
+    expect(screen.getByTestId('link-row').className).toContain('expired');
+  });
 });

@@ -73,19 +73,21 @@ export function draftProblem(draft: LinkDraft): FormError | undefined {
 }
 
 /**
- * The body that creates the draft as a new link to `destination` (a fresh link given its own
- * slug is created anew, as a slug never changes after creation).
+ * The body that creates the draft as a new link to the link's destination: a link moved to a new
+ * slug is created anew (a slug never changes after creation), with everything else it had. An
+ * expiry left as it was keeps its exact instant (the form shows it to the minute).
  */
-export function createOf(destination: string, draft: LinkDraft): LinkInput {
+export function createOf(link: Link, draft: LinkDraft): LinkInput {
   const utm = Object.fromEntries(UTM_KEYS.filter((key) => draft.utm[key].trim() !== '').map((key) => [key, draft.utm[key].trim()]));
+  const keptExpiry = link.expires_at !== undefined && draft.expiresAt === toDateTimeLocal(link.expires_at);
   return {
     title: draft.title,
-    destination_url: withoutUtm(destination),
+    destination_url: withoutUtm(link.destination_url),
     slug: draft.slug.trim(),
     ...(Object.keys(utm).length > 0 ? { utm } : {}),
     ...(draft.tags.length > 0 ? { tag_names: draft.tags } : {}),
     ...(draft.comments.trim() !== '' ? { comments: draft.comments } : {}),
-    ...(draft.expiresAt !== '' ? { expires_at: fromDateTimeLocal(draft.expiresAt) } : {}),
+    ...(draft.expiresAt !== '' ? { expires_at: keptExpiry ? link.expires_at : fromDateTimeLocal(draft.expiresAt) } : {}),
     ...(draft.expiresAt !== '' && draft.expirationUrl.trim() !== '' ? { expiration_url: draft.expirationUrl.trim() } : {}),
   };
 }
