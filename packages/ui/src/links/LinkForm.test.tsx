@@ -161,7 +161,7 @@ describe('LinkForm', () => {
     };
     renderWith(client, <LinkForm link={tagged} fresh={false} tags={[]} onSaved={onSaved} />);
     expect(screen.getByLabelText('Slug').hasAttribute('readonly')).toBe(true);
-    fireEvent.click(screen.getByRole('button', { name: 'Change the slug' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Change…' }));
     expect(screen.getByLabelText('Slug').hasAttribute('readonly')).toBe(false);
     await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Slug')));
     fireEvent.change(screen.getByLabelText('Slug'), { target: { value: 'spring' } });
@@ -200,7 +200,7 @@ describe('LinkForm', () => {
     const { client, calls } = savingClient();
     const onSaved = vi.fn();
     renderWith(client, <LinkForm link={{ ...link, external_id: 'crm-42' }} fresh={false} tags={[]} onSaved={onSaved} />);
-    fireEvent.click(screen.getByRole('button', { name: 'Change the slug' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Change…' }));
     fireEvent.change(screen.getByLabelText('Slug'), { target: { value: 'spring' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     fireEvent.click(screen.getByRole('button', { name: 'Move link' }));

@@ -125,7 +125,7 @@ export function LinkForm({
                 Keep it
               </button>
             ) : (
-              <button type="button" className="button small" aria-label="Change the slug" onClick={() => setMoving(true)}>
+              <button type="button" className="button small" onClick={() => setMoving(true)}>
                 Change…
               </button>
             )}

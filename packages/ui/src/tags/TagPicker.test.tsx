@@ -55,6 +55,10 @@ describe('TagPicker', () => {
     fireEvent.keyDown(box(), { key: 'Enter' });
     expect(chosen()).toBe('Recipes');
     expect((box() as HTMLInputElement).value).toBe('');
+    // The list closes so that it covers nothing below; ↓ opens it again.
+    expect(box().getAttribute('aria-expanded')).toBe('false');
+    fireEvent.keyDown(box(), { key: 'ArrowDown' });
+    expect(options()).toEqual(['Pre-reading', 'Q2', 'Q10', 'Work']);
   });
 
   test('a new tag is made by choosing "Create …" (arrow keys move the highlight) or by a name nothing matches', () => {

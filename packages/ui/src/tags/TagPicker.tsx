@@ -61,6 +61,8 @@ export function TagPicker({
     onChange(addTagName(selected, suggestion.kind === 'tag' ? suggestion.tag.name : suggestion.name, available));
     setTyped('');
     setActive(-1);
+    // Closed until the person types again (or presses ↓): the list must not cover the fields below.
+    setOpen(false);
   };
   /** The text as typed (spelt like the tag it names exactly, if any): a comma, or leaving the box. */
   const commitTyped = () => {
@@ -140,7 +142,7 @@ export function TagPicker({
         />
       </div>
       {/* Always in the page (empty when closed), so aria-controls names an element. */}
-      <div id={listId} role="listbox" aria-label="Tags to add" className="tag-options" hidden={!shown}>
+      <div id={listId} role="listbox" aria-label="Suggestions" className="tag-options" hidden={!shown}>
         {shown
           ? suggestions.map((suggestion, index) => (
               // biome-ignore lint/a11y/useKeyWithClickEvents: the keys are the combobox's (aria-activedescendant); a click is the mouse's way
