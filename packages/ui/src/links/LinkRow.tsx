@@ -82,13 +82,15 @@ export function LinkRow({
           <span className="clicks" title={countOf(link.click_count, 'click')}>
             <strong>{formatCount(link.click_count)}</strong> {link.click_count === 1 ? 'click' : 'clicks'}
           </span>
-          <span className="link-dates" title={`Created ${whenText(link.created_at)}`}>
-            {expiry ? (
-              <span className={expiry.expired ? 'expiry expired' : 'expiry'}>{expiry.text}</span>
-            ) : (
-              `Created ${whenText(link.created_at, 'date')}`
-            )}
-          </span>
+          {expiry ? (
+            <span className={expiry.expired ? 'expiry expired' : 'expiry'} title={`${expiry.visits} Created ${whenText(link.created_at)}.`}>
+              {expiry.text}
+            </span>
+          ) : (
+            <span className="link-dates" title={`Created ${whenText(link.created_at)}`}>
+              Created {whenText(link.created_at, 'date')}
+            </span>
+          )}
         </div>
         <div className="row link-actions">
           {statisticsHref ? (

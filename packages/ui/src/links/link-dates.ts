@@ -14,16 +14,23 @@ export function shortUrlText(shortUrl: string): string {
 }
 
 /**
- * Whether a link has expired at `now`, and its expiry in words with the time (a link can expire at
- * any minute). As the redirects count it: expired from `expires_at` on, when a visit gets the
- * fallback address, or `410 Gone` without one.
+ * Whether a link has expired at `now`, its expiry in words with the time (a link can expire at any
+ * minute), and what a visit gets now. As the redirects count it: expired from `expires_at` on,
+ * when a visit goes to the fallback address, or gets `410 Gone` without one.
  */
-export function expiryOf(link: Pick<Link, 'expires_at' | 'expiration_url'>, now: number): { expired: boolean; text: string } | undefined {
+export function expiryOf(
+  link: Pick<Link, 'expires_at' | 'expiration_url'>,
+  now: number,
+): { expired: boolean; text: string; visits: string } | undefined {
   if (link.expires_at === undefined) return undefined;
   const expired = now >= link.expires_at;
   const when = whenText(link.expires_at);
-  if (!expired) return { expired, text: `Expires ${when}` };
-  return { expired, text: link.expiration_url ? `Expired ${when} · visits go to ${hostOf(link.expiration_url)}` : `Expired ${when}` };
+  const fallback = link.expiration_url ? `go to ${hostOf(link.expiration_url)}` : 'find the link gone (410)';
+  return {
+    expired,
+    text: `${expired ? 'Expired' : 'Expires'} ${when}`,
+    visits: `${expired ? 'Visits now' : 'Then visits'} ${fallback}.`,
+  };
 }
 
 function hostOf(url: string): string {
