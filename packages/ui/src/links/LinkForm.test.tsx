@@ -4,18 +4,10 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import type { ComponentProps, ReactNode } from 'react';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { ShortlinksProvider } from '../ShortlinksProvider.tsx';
+import { sampleLink } from '../testing/sample-link.ts';
 import { LinkForm } from './LinkForm.tsx';
 
-const link: Link = {
-  id: 'lnk_1',
-  short_url: 'https://sho.rt/abc123',
-  destination_url: 'https://example.com/read',
-  title: 'Read me',
-  slug: 'abc123',
-  tags: [],
-  click_count: 0,
-  created_at: 0,
-};
+const link = sampleLink();
 
 /** A client whose every call fails with `error`, recording what was asked. */
 function failingClient(error: ShortlinksError) {

@@ -3,6 +3,7 @@ import { type Link, type ShortlinksClient, ShortlinksError } from '@shortlinks/c
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, onTestFinished, test } from 'vitest';
 import { ShortlinksProvider } from '../ShortlinksProvider.tsx';
+import { sampleLink } from '../testing/sample-link.ts';
 import { LinksView } from './LinksView.tsx';
 
 /** A client for an account holding `links`, as the server pages them. */
@@ -11,16 +12,7 @@ const accountWith = (links: Link[]) =>
     links: { list: async () => ({ links, total: links.length, page: 1, per_page: 20, link_limit: 1_000 }) },
   }) as unknown as ShortlinksClient;
 
-const sample: Link = {
-  id: 'lnk_1',
-  short_url: 'https://sho.rt/abc123',
-  destination_url: 'https://example.com/read',
-  title: 'Read me',
-  slug: 'abc123',
-  tags: [],
-  click_count: 0,
-  created_at: 0,
-};
+const sample = sampleLink();
 
 afterEach(cleanup);
 
