@@ -233,4 +233,18 @@ describe('LinkForm', () => {
     const banner = await screen.findByText('Check the key in the options.');
     await waitFor(() => expect(document.activeElement).toBe(banner));
   });
+
+  test('a new slug the server would refuse is said at its field at once, before any question or request', async () => {
+    const { client, calls } = savingClient();
+    renderWith(client, <LinkForm link={link} fresh={false} tags={[]} onSaved={() => undefined} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Change…' }));
+    fireEvent.change(screen.getByLabelText('Slug'), { target: { value: 'bad slug' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('The slug may contain only letters, digits, "-" and "_".')).toBeTruthy();
+    expect(screen.queryByRole('group', { name: 'Move link' })).toBeNull();
+    fireEvent.change(screen.getByLabelText('Slug'), { target: { value: 'docs' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('"docs" is a reserved word and cannot be used as a slug.')).toBeTruthy();
+    expect(calls).toEqual([]);
+  });
 });

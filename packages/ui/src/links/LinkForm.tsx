@@ -9,7 +9,7 @@ import { useShortlinks } from '../ShortlinksProvider.tsx';
 import { TagPicker } from '../tags/TagPicker.tsx';
 import { type FormError, formErrorOf, type LinkFormField } from './field-errors.ts';
 import { shortUrlText } from './link-dates.ts';
-import { draftOf, type LinkDraft, UTM_KEYS } from './link-draft.ts';
+import { draftOf, type LinkDraft, newSlugOf, slugChangeProblem, UTM_KEYS } from './link-draft.ts';
 import { type SaveResult, saveDraft } from './save-draft.ts';
 
 const isFormError = (value: unknown): value is FormError =>
@@ -57,8 +57,8 @@ export function LinkForm({
     setDraft((current) => ({ ...current, ...patch }));
     setStatus(undefined);
   };
-  const newSlug = draft.slug.trim();
-  const movesTo = newSlug !== '' && newSlug !== link.slug ? `${link.short_url.slice(0, -link.slug.length)}${newSlug}` : undefined;
+  const newSlug = newSlugOf(link, draft);
+  const movesTo = newSlug === undefined ? undefined : `${link.short_url.slice(0, -link.slug.length)}${newSlug}`;
 
   useEffect(() => {
     if (!error) return;
@@ -89,8 +89,14 @@ export function LinkForm({
   };
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (moving && movesTo) setConfirmingMove(true);
-    else void save();
+    if (!moving || !movesTo) {
+      void save();
+      return;
+    }
+    // A slug the server would refuse is said at once, not after the question.
+    const problem = slugChangeProblem(link, draft);
+    setError(problem);
+    if (!problem) setConfirmingMove(true);
   };
   const stopMoving = () => {
     setMoving(false);

@@ -1,6 +1,6 @@
 import type { Link, LinkInput, LinkUpdate } from '@shortlinks/client';
-import { UTM_KEYS, type UtmKey } from '@shortlinks/contract/rules';
-import type { FormError } from './field-errors.ts';
+import { slugProblem, UTM_KEYS, type UtmKey } from '@shortlinks/contract/rules';
+import { type FormError, humanise } from './field-errors.ts';
 
 export { UTM_KEYS, type UtmKey } from '@shortlinks/contract/rules';
 
@@ -70,6 +70,19 @@ export function draftProblem(draft: LinkDraft): FormError | undefined {
     return { field: 'expires_at', message: 'The expiry is not a valid date and time.' };
   }
   return undefined;
+}
+
+/** The new slug of a draft, when it differs from the link's (an empty box keeps the slug). */
+export function newSlugOf(link: Link, draft: LinkDraft): string | undefined {
+  const slug = draft.slug.trim();
+  return slug !== '' && slug !== link.slug ? slug : undefined;
+}
+
+/** What is wrong with a new slug, by the server's own rule, before anything is asked or sent. */
+export function slugChangeProblem(link: Link, draft: LinkDraft): FormError | undefined {
+  const slug = newSlugOf(link, draft);
+  const problem = slug === undefined ? undefined : slugProblem(slug);
+  return problem ? { field: 'slug', message: humanise(problem) } : undefined;
 }
 
 /**

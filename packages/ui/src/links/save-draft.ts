@@ -1,5 +1,5 @@
 import type { Link, ShortlinksClient } from '@shortlinks/client';
-import { createOf, draftProblem, isUnchanged, type LinkDraft, updateOf } from './link-draft.ts';
+import { createOf, draftProblem, isUnchanged, type LinkDraft, newSlugOf, slugChangeProblem, updateOf } from './link-draft.ts';
 
 /** What the host hears about a save, to remember what it needs (the extension: short domains and typed titles). */
 export interface SaveEvents {
@@ -27,9 +27,9 @@ export async function saveDraft(
   slugMayChange: boolean,
   events: SaveEvents,
 ): Promise<SaveResult> {
-  const problem = draftProblem(draft);
+  const problem = draftProblem(draft) ?? (slugMayChange ? slugChangeProblem(link, draft) : undefined);
   if (problem) throw problem;
-  if (slugMayChange && draft.slug.trim() !== '' && draft.slug.trim() !== link.slug) {
+  if (slugMayChange && newSlugOf(link, draft) !== undefined) {
     return { ...(await moveToSlug(client, link, draft, events)), outcome: 'moved' };
   }
   const update = updateOf(link, draft);

@@ -107,4 +107,29 @@ describe('TagPicker', () => {
     fireEvent.click(screen.getByRole('option', { name: 'Q10' }));
     expect(chosen()).toBe('Q10');
   });
+
+  test('leaving the box keeps a complete name, but not the start of existing tags', () => {
+    render(<Picker />);
+    fireEvent.change(box(), { target: { value: 'Later' } });
+    fireEvent.blur(box());
+    expect(chosen()).toBe('Later');
+    fireEvent.change(box(), { target: { value: 'rec' } });
+    fireEvent.blur(box());
+    expect(chosen()).toBe('Later');
+    expect((box() as HTMLInputElement).value).toBe('rec');
+    fireEvent.change(box(), { target: { value: 'recipes' } });
+    fireEvent.blur(box());
+    expect(chosen()).toBe('Later|Recipes');
+  });
+
+  test('Escape closes the suggestions, then clears the text', () => {
+    render(<Picker />);
+    fireEvent.change(box(), { target: { value: 'rec' } });
+    fireEvent.keyDown(box(), { key: 'Escape' });
+    expect(box().getAttribute('aria-expanded')).toBe('false');
+    expect((box() as HTMLInputElement).value).toBe('rec');
+    fireEvent.keyDown(box(), { key: 'Escape' });
+    expect((box() as HTMLInputElement).value).toBe('');
+    expect(chosen()).toBe('');
+  });
 });

@@ -64,12 +64,22 @@ export function TagPicker({
     // Closed until the person types again (or presses ↓): the list must not cover the fields below.
     setOpen(false);
   };
-  /** The text as typed (spelt like the tag it names exactly, if any): a comma, or leaving the box. */
+  /** The text as typed (spelt like the tag it names exactly, if any): Enter without a highlight, or a comma. */
   const commitTyped = () => {
     if (name === '') return;
     onChange(addTagName(selected, name, available));
     setTyped('');
     setActive(-1);
+  };
+  /**
+   * Leaving the box keeps a name that is complete: a tag's exact name, or a new name nothing else
+   * resembles. Text that is the start of existing tags ("rec" for "Recipes") stays in the box,
+   * unchosen: leaving is no choice between them, and must not create a tag by accident.
+   */
+  const leave = () => {
+    setOpen(false);
+    setActive(-1);
+    if (known || !suggestions.some((suggestion) => suggestion.kind === 'tag')) commitTyped();
   };
   const move = (step: 1 | -1) => {
     setOpen(true);
@@ -91,9 +101,11 @@ export function TagPicker({
     } else if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
       event.preventDefault();
       move(event.key === 'ArrowDown' ? 1 : -1);
-    } else if (event.key === 'Escape' && shown) {
+    } else if (event.key === 'Escape' && (shown || typed !== '')) {
+      // First the list closes, then the text goes.
       event.preventDefault();
-      setOpen(false);
+      if (shown) setOpen(false);
+      else setTyped('');
       setActive(-1);
     } else if (event.key === 'Backspace' && typed === '' && selected.length > 0) {
       onChange(selected.slice(0, -1));
@@ -135,10 +147,7 @@ export function TagPicker({
           onChange={(event) => type(event.target.value)}
           onKeyDown={onKeyDown}
           onFocus={() => setOpen(true)}
-          onBlur={() => {
-            setOpen(false);
-            commitTyped();
-          }}
+          onBlur={leave}
         />
       </div>
       {/* Always in the page (empty when closed), so aria-controls names an element. */}
