@@ -3,8 +3,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { configure, type ExtensionBrowser, launchExtensionBrowser, screenshotAll } from './browser.ts';
 import { startTestServer } from './test-server.ts';
-
-const BROWSER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
+import { visitLink } from './world.ts';
 
 let server: TestServer;
 let browser: ExtensionBrowser;
@@ -43,8 +42,7 @@ beforeAll(async () => {
     tag_names: ['Work', 'Home'],
     slug: 'offsite',
   });
-  for (let i = 0; i < 3; i++) await fetch(`${server.origin}/pancakes`, { redirect: 'manual', headers: { 'user-agent': BROWSER_AGENT } });
-  await server.services.clicks.flush();
+  await visitLink(server, 'pancakes', 3);
 
   await configure(browser, server.origin, account.key);
   manage = await browser.context.newPage();
@@ -73,6 +71,28 @@ describe('manage page', () => {
     expect(await slugsShown()).toHaveLength(2);
     await manage.getByRole('button', { name: 'Previous' }).click();
     await expect.poll(() => rows().count()).toBe(20);
+  });
+
+  test('Next brings page 2’s top into view with the focus, not the bottom of the page', async () => {
+    await manage.setViewportSize({ width: 1100, height: 600 });
+    await manage.getByRole('button', { name: 'Next' }).scrollIntoViewIfNeeded();
+    await manage.getByRole('button', { name: 'Next' }).click();
+    await expect.poll(() => rows().count()).toBe(2);
+    await expect.poll(() => manage.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Links');
+    const top = await manage.getByRole('region', { name: 'Links' }).boundingBox();
+    expect(top?.y).toBeGreaterThanOrEqual(0);
+    expect(top?.y).toBeLessThan(600 - 100);
+    await manage.getByRole('button', { name: 'Previous' }).click();
+    await expect.poll(() => rows().count()).toBe(20);
+    await manage.setViewportSize({ width: 1200, height: 800 });
+  });
+
+  test('rows are two lines tall, their short URL and destination are links, and the page keeps its width when it scrolls', async () => {
+    const row = manage.locator('[data-slug="q3"]');
+    expect((await row.boundingBox())?.height).toBeLessThanOrEqual(60);
+    expect(await row.getByRole('link', { name: 'sho.rt/q3' }).getAttribute('href')).toBe('https://sho.rt/q3');
+    expect(await row.getByRole('link', { name: 'https://example.org/q3' }).getAttribute('href')).toBe('https://example.org/q3');
+    expect(await manage.evaluate(() => getComputedStyle(document.documentElement).scrollbarGutter)).toBe('stable');
   });
 
   test('filters by tag and searches by title, address or slug', async () => {
@@ -163,6 +183,28 @@ describe('manage page', () => {
     await expect.poll(() => manage.getByTestId('tag-row-Travel').count()).toBe(0);
     const listed = (await account.call('GET', '/tags')).body.tags.map((t: { name: string }) => t.name);
     expect(listed.sort()).toEqual(['Finance', 'Household', 'Work']);
+  });
+
+  test('an expired link is marked Expired, with the date and time it expired', async () => {
+    const expiresAt = Date.now() + 1_500;
+    await account.call('POST', '/links', {
+      title: 'Flash sale',
+      destination_url: 'https://example.org/flash',
+      slug: 'flash',
+      expires_at: expiresAt,
+    });
+    await new Promise((resolve) => setTimeout(resolve, expiresAt - Date.now() + 200));
+    await manage.getByRole('tab', { name: 'Links' }).click();
+    await manage.reload();
+    const row = manage.locator('[data-slug="flash"]');
+    await row.waitFor();
+    expect(await row.locator('.badge').textContent()).toBe('Expired');
+    const when = await manage.evaluate(
+      (ms) => new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(ms),
+      expiresAt,
+    );
+    expect(await row.locator('.expiry').textContent()).toBe(`Expired ${when}`);
+    expect(await manage.locator('[data-slug="offsite"] .badge').count()).toBe(0);
   });
 });
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { createAccount, type TestAccount, type TestServer } from '@shortlinks/testing';
 import { afterAll, beforeAll, test } from 'vitest';
-import { configure, type ExtensionBrowser, launchExtensionBrowser, openPopupWindow } from './browser.ts';
+import { configure, type ExtensionBrowser, launchExtensionBrowser, openPopupWindow, TOOLBAR_POPUP } from './browser.ts';
 import { startTestPages } from './pages.ts';
 import { recordSampleClicks, type SampleLink } from './sample-clicks.ts';
 import { startTestServer } from './test-server.ts';
@@ -49,6 +49,17 @@ beforeAll(async () => {
     if (slug === 'spring') springId = created.body.id;
   }
   await recordSampleClicks(server, sample);
+  // A sale that has just ended, to show how an expired link looks.
+  const saleEnds = Date.now() + 1_500;
+  await account.call('POST', '/links', {
+    title: 'Winter sale',
+    destination_url: 'https://acme.example.com/sale',
+    tag_ids: [launch],
+    slug: 'winter-sale',
+    expires_at: saleEnds,
+    expiration_url: 'https://acme.example.com/',
+  });
+  await new Promise((resolve) => setTimeout(resolve, saleEnds - Date.now() + 100));
 });
 afterAll(async () => {
   await browser?.close();
@@ -61,13 +72,23 @@ test.skipIf(!enabled)('popup and manage page screenshots', { timeout: 120_000 },
   await page.goto(pages.url('blog', '/2026/how-we-ship'));
   await page.bringToFront();
   const popup = await openPopupWindow(browser);
-  await popup.setViewportSize({ width: 408, height: 720 });
+  // The popup opens on the page: nothing is created before Shorten.
+  await popup.getByRole('button', { name: 'Shorten' }).waitFor();
+  await popup.screenshot({ path: path.join(docs, 'extension-popup-home.png') });
+  await popup.keyboard.press('Enter');
   await popup.getByTestId('qr-code').waitFor();
-  await popup.getByRole('button', { name: '+ Launch' }).click();
+  await popup.getByLabel('Title').fill('How we ship: a week in the life');
+  await popup.getByLabel('Tags').fill('lau');
+  await popup.getByLabel('Tags').press('Enter');
   await popup.getByLabel('Tags').fill('Blog');
   await popup.getByLabel('Tags').press('Enter');
-  await popup.getByLabel('Title').fill('How we ship: a week in the life');
-  await popup.screenshot({ path: path.join(docs, 'extension-popup.png'), fullPage: true });
+  await popup.locator('h1').click();
+  // As tall as Chromium lets a toolbar popup be: the form scrolls, Save stays at the bottom.
+  await popup.setViewportSize({ width: TOOLBAR_POPUP.width, height: 600 });
+  await popup.screenshot({ path: path.join(docs, 'extension-popup.png') });
+  // Taken back, so the manage page shows the sample links only.
+  await popup.getByRole('button', { name: 'Undo' }).click();
+  await popup.getByRole('button', { name: 'Shorten' }).waitFor();
   await popup.close();
 
   const manage = await browser.context.newPage();

@@ -27,3 +27,11 @@ export async function startScenarioWorld(): Promise<ScenarioWorld> {
     },
   };
 }
+
+const BROWSER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
+
+/** Visits a short link `times` times through the real redirect, as a browser does, and records the clicks. */
+export async function visitLink(server: TestServer, slug: string, times = 1): Promise<void> {
+  for (let i = 0; i < times; i++) await fetch(`${server.origin}/${slug}`, { redirect: 'manual', headers: { 'user-agent': BROWSER_AGENT } });
+  await server.services.clicks.flush();
+}

@@ -1,22 +1,30 @@
 /** @jsxRuntime automatic @jsxImportSource react */ // Parcel cannot read the React version from "catalog:" (docs/extension.md).
 import '@shortlinks/ui/theme.css';
-import { Field } from '@shortlinks/ui';
+import { PlanUsage, TextField } from '@shortlinks/ui';
 import { type FormEvent, useEffect, useState } from 'react';
 import { type ConnectionReport, testConnection } from './lib/connection.ts';
 import { parseServerUrl } from './lib/server-url.ts';
-import { loadSettings, saveSettings } from './lib/settings.ts';
+import { loadSettings, type Settings, saveSettings } from './lib/settings.ts';
 
-const limit = (value: number | null) => (value === null ? 'unlimited' : String(value));
+/** What the last Save did; each attempt replaces the one before, and editing a field clears it. */
+type Outcome =
+  | { kind: 'saved'; report: ConnectionReport & { ok: true }; host: string }
+  | { kind: 'refused'; report: ConnectionReport & { ok: false }; settings: Settings }
+  | { kind: 'saved-untested' };
 
-/** Options: the server address and API key, saved in the browser, and a connection test. */
+/**
+ * Options: the server address and API key, kept in this browser. **Save** checks them with a real
+ * call first and keeps only settings that work: a refused key or an address where no Shortlinks
+ * server answers is not saved, and says why. A server that cannot be reached right now (down, or
+ * the network) may be saved anyway, on purpose.
+ */
 export default function Options() {
   const [serverUrl, setServerUrl] = useState('');
   const [apiKey, setApiKey] = useState('');
   const [urlProblem, setUrlProblem] = useState<string>();
   const [keyProblem, setKeyProblem] = useState<string>();
-  const [report, setReport] = useState<ConnectionReport>();
-  const [busy, setBusy] = useState<'testing' | 'saving'>();
-  const [saved, setSaved] = useState(false);
+  const [outcome, setOutcome] = useState<Outcome>();
+  const [busy, setBusy] = useState(false);
 
   useEffect(() => {
     loadSettings().then((settings) => {
@@ -27,7 +35,7 @@ export default function Options() {
   }, []);
 
   /** The settings as typed, or undefined after showing what is wrong with them. */
-  const validated = () => {
+  const validated = (): Settings | undefined => {
     const parsed = parseServerUrl(serverUrl);
     setUrlProblem('problem' in parsed ? parsed.problem : undefined);
     const key = apiKey.trim();
@@ -36,24 +44,36 @@ export default function Options() {
     return { serverUrl: parsed.origin, apiKey: key };
   };
 
-  const test = async () => {
-    const settings = validated();
-    if (!settings) return;
-    setBusy('testing');
-    setReport(undefined);
-    setReport(await testConnection(settings));
-    setBusy(undefined);
+  const keep = async (settings: Settings) => {
+    await saveSettings(settings);
+    setServerUrl(settings.serverUrl);
+    setApiKey(settings.apiKey);
   };
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
+    setOutcome(undefined);
     const settings = validated();
     if (!settings) return;
-    setBusy('saving');
-    await saveSettings(settings);
-    setServerUrl(settings.serverUrl);
-    setSaved(true);
-    setBusy(undefined);
+    setBusy(true);
+    const report = await testConnection(settings);
+    if (report.ok) {
+      await keep(settings);
+      setOutcome({ kind: 'saved', report, host: new URL(settings.serverUrl).host });
+    } else {
+      setOutcome({ kind: 'refused', report, settings });
+    }
+    setBusy(false);
+  };
+
+  const saveUntested = async (settings: Settings) => {
+    await keep(settings);
+    setOutcome({ kind: 'saved-untested' });
+  };
+
+  const edit = (set: (value: string) => void) => (value: string) => {
+    set(value);
+    setOutcome(undefined);
   };
 
   return (
@@ -63,57 +83,75 @@ export default function Options() {
         Connect the extension to your Shortlinks server. The key is kept in this browser only.
       </p>
       <form onSubmit={save} noValidate aria-label="Connection settings">
-        <Field label="Server address" error={urlProblem} hint="For example https://links.example.com">
-          {(props) => (
-            <input
-              {...props}
-              name="server_url"
-              type="url"
-              autoComplete="url"
-              value={serverUrl}
-              onChange={(event) => {
-                setServerUrl(event.target.value);
-                setSaved(false);
-              }}
-            />
-          )}
-        </Field>
-        <Field label="API key" error={keyProblem}>
-          {(props) => (
-            <input
-              {...props}
-              name="api_key"
-              type="password"
-              autoComplete="off"
-              spellCheck={false}
-              value={apiKey}
-              onChange={(event) => {
-                setApiKey(event.target.value);
-                setSaved(false);
-              }}
-            />
-          )}
-        </Field>
+        <TextField
+          label="Server address"
+          error={urlProblem}
+          hint="For example https://links.example.com"
+          name="server_url"
+          type="url"
+          autoComplete="url"
+          value={serverUrl}
+          onValueChange={edit(setServerUrl)}
+        />
+        <TextField
+          label="API key"
+          error={keyProblem}
+          name="api_key"
+          type="password"
+          autoComplete="off"
+          spellCheck={false}
+          value={apiKey}
+          onValueChange={edit(setApiKey)}
+        />
         <div className="row">
-          <button type="submit" className="button primary" disabled={busy !== undefined}>
-            Save
+          <button type="submit" className="button primary" disabled={busy}>
+            {busy ? 'Checking…' : 'Save'}
           </button>
-          <button type="button" className="button" onClick={test} disabled={busy !== undefined}>
-            {busy === 'testing' ? 'Testing…' : 'Test connection'}
-          </button>
-          <span role="status" className="muted">
-            {saved ? 'Saved' : ''}
+          <span className="muted" style={{ fontSize: 12 }}>
+            Save checks the address and the key with your server first.
           </span>
         </div>
       </form>
       <div style={{ marginTop: 16 }} aria-live="polite" data-testid="connection-report">
-        {report?.ok ? (
-          <div className="banner ok">
-            Connected. {report.links} of {limit(report.linkLimit)} links and {report.tags} of {limit(report.tagLimit)} tags in use.
-          </div>
-        ) : null}
-        {report && !report.ok ? <div className="banner error">{report.message}</div> : null}
+        {outcome ? <OutcomeBanner outcome={outcome} onSaveAnyway={saveUntested} /> : null}
       </div>
     </main>
+  );
+}
+
+function OutcomeBanner({ outcome, onSaveAnyway }: { outcome: Outcome; onSaveAnyway: (settings: Settings) => void }) {
+  if (outcome.kind === 'saved') {
+    const { report } = outcome;
+    return (
+      <div className="banner ok" role="status">
+        <p style={{ margin: '0 0 10px' }}>
+          <strong>Saved.</strong> Connected to {outcome.host}.
+        </p>
+        <div className="row" style={{ gap: 32 }}>
+          <PlanUsage label="links" used={report.links} limit={report.linkLimit} />
+          <PlanUsage label="tags" used={report.tags} limit={report.tagLimit} />
+        </div>
+      </div>
+    );
+  }
+  if (outcome.kind === 'saved-untested') {
+    return (
+      <div className="banner info" role="status">
+        <strong>Saved without a connection.</strong> The popup will say so until the server can be reached.
+      </div>
+    );
+  }
+  const { report, settings } = outcome;
+  return (
+    <div className="banner error banner-with-action" role="alert">
+      <span>
+        <strong>Not saved.</strong> {report.message}
+      </span>
+      {report.problem === 'unreachable' ? (
+        <button type="button" className="button small" onClick={() => onSaveAnyway(settings)}>
+          Save anyway
+        </button>
+      ) : null}
+    </div>
   );
 }

@@ -2,34 +2,41 @@
 import '@shortlinks/ui/theme.css';
 import type { Link } from '@shortlinks/client';
 import type { TagSummary } from '@shortlinks/contract';
-import { LinkForm, useShortlinks } from '@shortlinks/ui';
+import { ErrorBanner, useShortlinks } from '@shortlinks/ui';
 import { formErrorOf } from '@shortlinks/ui/errors';
-import { QrCode } from '@shortlinks/ui/qr-code';
-import { useEffect, useState } from 'react';
-import { copyText } from './lib/clipboard.ts';
+import { useCallback, useEffect, useState } from 'react';
 import { findCurrentTab } from './lib/current-tab.ts';
-import { manageRouteHash } from './lib/manage-route.ts';
-import { loadShortOrigins } from './lib/settings.ts';
-import { shortenPage } from './lib/shorten.ts';
+import { browserPageLinks } from './lib/page-links.ts';
+import { loadShortOrigins, rememberShortUrl } from './lib/settings.ts';
+import { createPageLink, findPageLink, undoPageLink } from './lib/shorten.ts';
 import { whyNotShortenable } from './lib/shortenable.ts';
 import { ConnectFirst } from './ui/ConnectFirst.tsx';
 import { ExtensionShortlinksProvider } from './ui/ExtensionShortlinksProvider.tsx';
+import { type Page, PageHome } from './ui/PageHome.tsx';
+import { PageLinkView } from './ui/PageLinkView.tsx';
 import { useClient } from './ui/useSettings.ts';
 
-type PopupState =
-  | { kind: 'working' }
+type PopupView =
+  | { kind: 'looking' }
   | { kind: 'refused'; message: string }
   | { kind: 'failed'; message: string }
-  | { kind: 'ready'; link: Link; fresh: boolean; copied: boolean; tags: TagSummary[] };
+  /** The page has no link yet: Shorten makes one. `notice` says what just happened (an Undo). */
+  | { kind: 'home'; page: Page; notice?: string }
+  /** The page's link: made just now in this popup (`createdHere`: Undo), or found. */
+  | { kind: 'link'; page: Page; link: Link; createdHere: boolean; copied: boolean };
 
-/** The toolbar popup: shortens the current tab as soon as it opens, then offers the link's editor. */
+/**
+ * The toolbar popup. It opens on the current page without creating anything: the page's link when
+ * it has one (found, copied, editable), otherwise the page with a **Shorten** button; Manage and
+ * Options are always one click away (docs/extension.md, *The popup*).
+ */
 export default function Popup() {
   const connection = useClient();
   return (
-    <main style={{ width: 380, padding: 14 }}>
-      <header className="row" style={{ justifyContent: 'space-between', marginBottom: 12 }}>
+    <main className="popup">
+      <header className="popup-header">
         <h1>Shortlinks</h1>
-        <nav className="row" style={{ gap: 4 }}>
+        <nav className="row" style={{ gap: 4 }} aria-label="Extension">
           <a className="button small" href={chrome.runtime.getURL('tabs/manage.html')} target="_blank" rel="noreferrer">
             Manage
           </a>
@@ -38,109 +45,100 @@ export default function Popup() {
           </button>
         </nav>
       </header>
-      {connection === undefined ? <div className="spinner" /> : null}
+      {connection === undefined ? <div className="spinner" role="status" aria-label="Loading" /> : null}
       {connection === null ? <ConnectFirst /> : null}
       {connection ? (
         <ExtensionShortlinksProvider client={connection.client}>
-          <ShortenCurrentTab serverUrl={connection.settings.serverUrl} />
+          <CurrentPage serverUrl={connection.settings.serverUrl} />
         </ExtensionShortlinksProvider>
       ) : null}
     </main>
   );
 }
 
-function ShortenCurrentTab({ serverUrl }: { serverUrl: string }) {
-  const { client } = useShortlinks();
-  const [state, setState] = useState<PopupState>({ kind: 'working' });
+function CurrentPage({ serverUrl }: { serverUrl: string }) {
+  const { client, copyText, messages } = useShortlinks();
+  const [view, setView] = useState<PopupView>({ kind: 'looking' });
+  const [tags, setTags] = useState<TagSummary[]>([]);
+  const [attempt, setAttempt] = useState(0);
 
   useEffect(() => {
+    // `attempt` is read so that Try again looks anew.
+    void attempt;
+    setView({ kind: 'looking' });
     (async () => {
       const tab = await findCurrentTab();
       const refusal = whyNotShortenable(tab?.url, [serverUrl, ...(await loadShortOrigins())]);
       if (refusal || !tab?.url) {
-        setState({ kind: 'refused', message: refusal ?? 'This tab has no address to shorten.' });
+        setView({ kind: 'refused', message: refusal ?? 'This tab has no address to shorten.' });
         return;
       }
+      const page: Page = { url: tab.url, title: tab.title };
       try {
-        const [link, tags] = await Promise.all([shortenPage(client, tab.url, tab.title), client.tags.list()]);
-        const copied = await copyText(link.short_url);
-        setState({ kind: 'ready', link, fresh: link.created, copied, tags: tags.tags });
+        const [link, tagList] = await Promise.all([findPageLink(client, page.url), client.tags.list()]);
+        setTags(tagList.tags);
+        if (!link) {
+          setView({ kind: 'home', page });
+          return;
+        }
+        await rememberShortUrl(link.short_url);
+        setView({ kind: 'link', page, link, createdHere: false, copied: await copyText(link.short_url) });
       } catch (error) {
-        setState({ kind: 'failed', message: formErrorOf(error).message });
+        setView({ kind: 'failed', message: formErrorOf(error, messages).message });
       }
     })();
-  }, [client, serverUrl]);
+  }, [client, copyText, messages, serverUrl, attempt]);
 
-  if (state.kind === 'working') {
+  const refreshTags = useCallback(async () => {
+    const list = await client.tags.list().catch(() => undefined);
+    if (list) setTags(list.tags);
+  }, [client]);
+
+  if (view.kind === 'looking') {
     return (
       <div className="row muted" role="status">
-        <div className="spinner" /> Shortening this page…
+        <div className="spinner" /> Looking for this page’s link…
       </div>
     );
   }
-  if (state.kind === 'refused') return <div className="banner info">{state.message}</div>;
-  if (state.kind === 'failed') {
+  if (view.kind === 'refused') return <div className="banner info">{view.message}</div>;
+  if (view.kind === 'failed') return <ErrorBanner message={view.message} onRetry={() => setAttempt((n) => n + 1)} />;
+  if (view.kind === 'home') {
+    const { page } = view;
     return (
-      <div className="banner error" role="alert">
-        {state.message}
-      </div>
-    );
-  }
-  const { link } = state;
-  const copy = async () => setState({ ...state, copied: await copyText(link.short_url) });
-  return (
-    <>
-      <section className="row" style={{ alignItems: 'flex-start', gap: 12, marginBottom: 12 }}>
-        <div style={{ flex: 1, minWidth: 0 }}>
-          <div className="muted" style={{ fontSize: 12 }}>
-            {state.fresh ? 'New short link' : 'Already shortened'}
-            {state.fresh ? null : ` · ${link.click_count} ${link.click_count === 1 ? 'click' : 'clicks'}`}
-          </div>
-          <output
-            data-testid="short-url"
-            style={{ display: 'block', fontSize: 17, fontWeight: 600, wordBreak: 'break-all', margin: '4px 0 8px' }}
-          >
-            {link.short_url}
-          </output>
-          <div className="row" style={{ flexWrap: 'wrap', rowGap: 4 }}>
-            <button type="button" className="button primary small" onClick={copy}>
-              Copy
-            </button>
-            <a
-              className="button small"
-              href={chrome.runtime.getURL(`tabs/manage.html${manageRouteHash({ view: 'link', linkId: link.id })}`)}
-              target="_blank"
-              rel="noreferrer"
-            >
-              Statistics
-            </a>
-            <span className="muted" role="status" style={{ fontSize: 12, whiteSpace: 'nowrap' }}>
-              {state.copied ? 'Copied to the clipboard' : ''}
-            </span>
-          </div>
-          <div className="muted" style={{ fontSize: 12, marginTop: 8, wordBreak: 'break-all' }} title={link.destination_url}>
-            → {link.destination_url.length > 90 ? `${link.destination_url.slice(0, 90)}…` : link.destination_url}
-          </div>
-        </div>
-        <QrCode url={link.short_url} />
-      </section>
-      <LinkForm
-        key={link.id}
-        link={link}
-        fresh={state.fresh}
-        tags={state.tags}
-        onSaved={async (saved) => {
-          const tags = await client.tags.list().catch(() => ({ tags: state.tags }));
-          const copied = saved.short_url !== link.short_url ? await copyText(saved.short_url) : state.copied;
-          setState({
-            kind: 'ready',
-            link: saved,
-            fresh: state.fresh && saved.id !== link.id ? false : state.fresh,
-            copied,
-            tags: tags.tags,
-          });
+      <PageHome
+        page={page}
+        notice={view.notice}
+        onShorten={async (destination) => {
+          const link = await createPageLink(client, page.url, destination, page.title);
+          setView({ kind: 'link', page, link, createdHere: link.created, copied: await copyText(link.short_url) });
         }}
       />
-    </>
+    );
+  }
+  const { page, link } = view;
+  return (
+    <PageLinkView
+      link={link}
+      createdHere={view.createdHere}
+      copied={view.copied}
+      tags={tags}
+      onCopy={async () => setView({ ...view, copied: await copyText(link.short_url) })}
+      onUndo={async () => {
+        await undoPageLink(client, page.url, link);
+        setView({ kind: 'home', page, notice: `Undone: ${link.short_url} was deleted.` });
+      }}
+      onSaved={async (saved) => {
+        void refreshTags();
+        if (saved.short_url === link.short_url) {
+          setView({ ...view, link: saved });
+          return;
+        }
+        // Moved to a new slug: the page's link is the new one, and its short URL is what gets pasted now.
+        await browserPageLinks.remember(page.url, saved.id);
+        setView({ ...view, link: saved, copied: await copyText(saved.short_url) });
+        window.scrollTo({ top: 0, behavior: 'smooth' });
+      }}
+    />
   );
 }

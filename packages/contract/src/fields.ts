@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { LIMITS, TAG_COLORS, UTM_KEYS, type UtmKey } from './limits.ts';
 import { slugProblem } from './slug.ts';
 import { CONTROL_CHARACTER, CONTROL_CHARACTER_EXCEPT_BREAKS, charCount, LONE_SURROGATE } from './text-rules.ts';
+import { UTM_KEYS, type UtmKey } from './utm-keys.ts';
 
 const wellFormed = (value: string) => !LONE_SURROGATE.test(value);
 const notWellFormed = (what: string) => `${what} must be valid Unicode text (it holds half of a surrogate pair)`;

@@ -1,5 +1,13 @@
 /** @jsxRuntime automatic @jsxImportSource react */ // Parcel cannot read the React version from "catalog:" (docs/extension.md).
-import { type ReactNode, useId } from 'react';
+import { type InputHTMLAttributes, type ReactNode, useId } from 'react';
+
+interface FieldFrame {
+  label: string;
+  /** The label is still read by screen readers, but not shown (the context shows what it is). */
+  hideLabel?: boolean;
+  error?: string | undefined;
+  hint?: ReactNode;
+}
 
 /**
  * A labelled form field with its error underneath. The input is given the id, `aria-invalid`
@@ -11,12 +19,7 @@ export function Field({
   hint,
   hideLabel = false,
   children,
-}: {
-  label: string;
-  /** The label is still read by screen readers, but not shown (the context shows what it is). */
-  hideLabel?: boolean;
-  error?: string | undefined;
-  hint?: string | undefined;
+}: FieldFrame & {
   children: (props: { id: string; 'aria-invalid': boolean; 'aria-describedby'?: string }) => ReactNode;
 }) {
   const id = useId();
@@ -37,5 +40,24 @@ export function Field({
         </span>
       ) : null}
     </div>
+  );
+}
+
+type InputAttributes = Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'value' | 'onChange' | 'aria-invalid' | 'aria-describedby'>;
+
+/** A `Field` holding one text input (or url, password, date…): the shape most fields have. */
+export function TextField({
+  label,
+  error,
+  hint,
+  hideLabel,
+  value,
+  onValueChange,
+  ...input
+}: FieldFrame & InputAttributes & { value: string; onValueChange: (value: string) => void }) {
+  return (
+    <Field label={label} error={error} hint={hint} {...(hideLabel ? { hideLabel } : {})}>
+      {(props) => <input {...input} {...props} value={value} onChange={(event) => onValueChange(event.target.value)} />}
+    </Field>
   );
 }

@@ -1,20 +1,12 @@
 // @vitest-environment happy-dom
-import type { Link, ShortlinksClient } from '@shortlinks/client';
+import type { ShortlinksClient } from '@shortlinks/client';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { LinkRow } from './links/LinkRow.tsx';
 import { ShortlinksProvider } from './ShortlinksProvider.tsx';
+import { sampleLink } from './testing/sample-link.ts';
 
-const link: Link = {
-  id: 'lnk_1',
-  short_url: 'https://sho.rt/abc123',
-  destination_url: 'https://example.com/read',
-  title: 'Read me',
-  slug: 'abc123',
-  tags: [],
-  click_count: 3,
-  created_at: 0,
-};
+const link = sampleLink({ click_count: 3 });
 
 /** A client for an account without links. */
 const emptyAccount = {

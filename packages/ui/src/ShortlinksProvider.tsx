@@ -1,20 +1,24 @@
 /** @jsxRuntime automatic @jsxImportSource react */ // Parcel cannot read the React version from "catalog:" (docs/extension.md).
 import type { Link, ShortlinksClient } from '@shortlinks/client';
 import { createContext, type ReactNode, useContext, useMemo } from 'react';
+import { DEFAULT_MESSAGES, type HostMessages } from './host-messages.ts';
 
 /**
  * What the components need from the app that shows them: the API client, and the few things each
- * platform does its own way. The extension copies with a fallback for pages without focus and
- * remembers titles and short domains in its storage; a web page needs neither.
+ * platform does its own way. The extension copies with a fallback for pages without focus,
+ * remembers titles and short domains in its storage, and names its own options and Manage page in
+ * error messages; a web page needs none of that.
  */
 export interface ShortlinksHost {
   client: ShortlinksClient;
   /** Copies text to the clipboard; resolves true when it did. */
   copyText(text: string): Promise<boolean>;
-  /** The link form created a link: a fresh link saved with a slug of its own is created anew. */
+  /** The link form created a link: a link given a new slug is created anew. */
   onLinkCreated(link: Link): void | Promise<void>;
   /** The person saved a title of their own for a link; `link` holds the title as the server stored it. */
   onTitleChosen(link: Link): void | Promise<void>;
+  /** The sentences of errors mended elsewhere (the key, the connection, the plan's limits). */
+  messages: HostMessages;
 }
 
 const HostContext = createContext<ShortlinksHost | undefined>(undefined);
@@ -34,16 +38,21 @@ const ignore = () => undefined;
 /**
  * Gives every component below it the API client and the host's ways of doing things. Only
  * `client` is required; the rest default to what a web page does (the Clipboard API, nothing to
- * remember).
+ * remember, error messages that name no place). `messages` may give some sentences only.
  */
 export function ShortlinksProvider({
   client,
   copyText = copyWithClipboardApi,
   onLinkCreated = ignore,
   onTitleChosen = ignore,
+  messages,
   children,
-}: Pick<ShortlinksHost, 'client'> & Partial<Omit<ShortlinksHost, 'client'>> & { children: ReactNode }) {
-  const host = useMemo(() => ({ client, copyText, onLinkCreated, onTitleChosen }), [client, copyText, onLinkCreated, onTitleChosen]);
+}: Pick<ShortlinksHost, 'client'> &
+  Partial<Omit<ShortlinksHost, 'client' | 'messages'>> & { messages?: Partial<HostMessages> | undefined; children: ReactNode }) {
+  const host = useMemo(
+    () => ({ client, copyText, onLinkCreated, onTitleChosen, messages: { ...DEFAULT_MESSAGES, ...messages } }),
+    [client, copyText, onLinkCreated, onTitleChosen, messages],
+  );
   return <HostContext.Provider value={host}>{children}</HostContext.Provider>;
 }
 

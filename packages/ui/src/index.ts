@@ -1,4 +1,8 @@
-export { Field } from './Field.tsx';
+export { Confirmation } from './Confirmation.tsx';
+export { countOf, formatCount } from './counts.ts';
+export { ErrorBanner } from './ErrorBanner.tsx';
+export { Field, TextField } from './Field.tsx';
+export { DEFAULT_MESSAGES, type HostMessages } from './host-messages.ts';
 export { LinkForm } from './links/LinkForm.tsx';
 export { LinksView } from './links/LinksView.tsx';
 export { PlanUsage } from './PlanUsage.tsx';

@@ -10,8 +10,8 @@ export function clientFor(settings: Settings, fetchImpl?: typeof fetch): Shortli
 }
 
 /**
- * "Test connection": one authenticated read of links and one of tags, reported as the plan's
- * usage on success or the exact reason it failed.
+ * The connection test the options run before saving: one authenticated read of links and one of
+ * tags, reported as the plan's usage on success or the exact reason it failed.
  */
 export async function testConnection(settings: Settings, fetchImpl?: typeof fetch): Promise<ConnectionReport> {
   const client = clientFor(settings, fetchImpl);
@@ -19,7 +19,25 @@ export async function testConnection(settings: Settings, fetchImpl?: typeof fetc
     const [links, tags] = await Promise.all([client.links.list({ per_page: 1 }), client.tags.list()]);
     return { ok: true, links: links.total, linkLimit: links.link_limit, tags: tags.tags.length, tagLimit: tags.tag_limit };
   } catch (error) {
-    return describeConnectionFailure(error, settings.serverUrl);
+    const failure = describeConnectionFailure(error, settings.serverUrl);
+    if (failure.problem !== 'unreachable' || !(await somethingAnswers(settings.serverUrl, fetchImpl))) return failure;
+    // A browser reports any other web server (one that sends no CORS headers for the extension) as
+    // a network failure, like a server that is down; but this one did answer.
+    return {
+      ok: false,
+      problem: 'server',
+      message: `A server answered at ${settings.serverUrl}, but not as a Shortlinks server. Check the address.`,
+    };
+  }
+}
+
+/** Whether anything answers HTTP at the address: a request whose answer is not read (`no-cors`), so CORS cannot fail it. */
+async function somethingAnswers(serverUrl: string, fetchImpl: typeof fetch = (input, init) => fetch(input, init)): Promise<boolean> {
+  try {
+    await fetchImpl(`${serverUrl}/`, { mode: 'no-cors', cache: 'no-store', credentials: 'omit' });
+    return true;
+  } catch {
+    return false;
   }
 }
 

@@ -1,4 +1,4 @@
-import { CONTROL_CHARACTER, clipChars, LIMITS, LONE_SURROGATE } from '@shortlinks/contract';
+import { CONTROL_CHARACTER, clipChars, LIMITS, LONE_SURROGATE } from '@shortlinks/contract/rules';
 
 const CONTROL_CHARACTERS = new RegExp(CONTROL_CHARACTER.source, 'gu');
 const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'gu');

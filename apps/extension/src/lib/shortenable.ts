@@ -1,4 +1,4 @@
-import { privateHostProblem } from '@shortlinks/contract';
+import { privateHostProblem } from '@shortlinks/contract/rules';
 
 /**
  * Why the page at `url` cannot be shortened, in words for the popup, or undefined when it can.

@@ -1,7 +1,7 @@
 /** @jsxRuntime automatic @jsxImportSource react */ // Parcel cannot read the React version from "catalog:" (docs/extension.md).
 import '@shortlinks/ui/theme.css';
 import type { TagList } from '@shortlinks/client';
-import { LinksView, PlanUsage, TagManager, useShortlinks } from '@shortlinks/ui';
+import { ErrorBanner, LinksView, PlanUsage, TagManager, useShortlinks } from '@shortlinks/ui';
 import { AccountAnalytics, LinkAnalytics, TagAnalytics } from '@shortlinks/ui/analytics';
 import { formErrorOf } from '@shortlinks/ui/errors';
 import { useCallback, useEffect, useRef, useState } from 'react';
@@ -52,7 +52,7 @@ const tagStatistics = (tag: { id: string }) => manageRouteHash({ view: 'tag', ta
 const openLinkStatistics = (linkId: string) => navigate({ view: 'link', linkId });
 
 function Account() {
-  const { client } = useShortlinks();
+  const { client, messages } = useShortlinks();
   const route = useManageRoute();
   const [version, setVersion] = useState(0);
   const [tags, setTags] = useState<TagList>();
@@ -72,22 +72,19 @@ function Account() {
   }, [route]);
 
   useEffect(() => {
+    // `version` is read so that a change (or Try again) loads anew.
+    void version;
     Promise.all([client.tags.list(), client.links.list({ per_page: 1 })]).then(
       ([tagList, links]) => {
         setTags(tagList);
         setUsage({ links: links.total, linkLimit: links.link_limit });
+        setError(undefined);
       },
-      (caught) => setError(formErrorOf(caught).message),
+      (caught) => setError(formErrorOf(caught, messages).message),
     );
-  }, [client, version]);
+  }, [client, messages, version]);
 
-  if (error) {
-    return (
-      <div className="banner error" role="alert">
-        {error}
-      </div>
-    );
-  }
+  if (error) return <ErrorBanner message={error} onRetry={changed} />;
   const tab: Tab = route.view === 'link' ? 'links' : route.view === 'tag' ? 'tags' : route.view;
   return (
     <>

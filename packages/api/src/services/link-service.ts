@@ -1,5 +1,4 @@
 import type { CreateLinkBody, Link, LinkPage, ListLinksQuery, TagSummary, UpdateLinkBody, UpsertedLink } from '@shortlinks/contract';
-import { isReservedSlug } from '@shortlinks/contract';
 import { announceLinkChange, type Orm } from '@shortlinks/db';
 import { applyExpiry, type ExpiryChange, NO_EXPIRY } from '../domain/expiry.ts';
 import { newId, randomSlug } from '../domain/ids.ts';
@@ -242,7 +241,6 @@ export class LinkService {
   ): Promise<LinkRow> {
     for (let attempt = 0; attempt < 8; attempt++) {
       const slug = requested ?? randomSlug();
-      if (requested === undefined && isReservedSlug(slug)) continue;
       const row = await db
         .insertInto('link')
         .values({ ...values, slug })

@@ -1,7 +1,7 @@
 /** @jsxRuntime automatic @jsxImportSource react */ // Parcel cannot read the React version from "catalog:" (docs/extension.md).
 import type { StatsInterval } from '@shortlinks/client';
 import { type FormEvent, useId, useState } from 'react';
-import { Field } from '../Field.tsx';
+import { TextField } from '../Field.tsx';
 import { localIsoDate } from './calendar.ts';
 import {
   customDatesOf,
@@ -111,30 +111,18 @@ export function RangePicker({
       </div>
       {selected === 'custom' ? (
         <form className="custom-range" onSubmit={applyCustom} aria-label="Custom range" noValidate>
-          <Field label="From" error={error?.field === 'from' ? error.message : undefined}>
-            {(props) => (
-              <input
-                {...props}
-                type="date"
-                min="1970-01-01"
-                max={today}
-                value={dates.from}
-                onChange={(event) => setDates({ ...dates, from: event.target.value })}
-              />
-            )}
-          </Field>
-          <Field label="To" error={error?.field === 'to' ? error.message : undefined}>
-            {(props) => (
-              <input
-                {...props}
-                type="date"
-                min="1970-01-01"
-                max={today}
-                value={dates.to}
-                onChange={(event) => setDates({ ...dates, to: event.target.value })}
-              />
-            )}
-          </Field>
+          {(['from', 'to'] as const).map((end) => (
+            <TextField
+              key={end}
+              label={end === 'from' ? 'From' : 'To'}
+              error={error?.field === end ? error.message : undefined}
+              type="date"
+              min="1970-01-01"
+              max={today}
+              value={dates[end]}
+              onValueChange={(value) => setDates({ ...dates, [end]: value })}
+            />
+          ))}
           <button type="submit" className="button primary">
             Apply
           </button>

@@ -1,5 +1,5 @@
 import type { StatsInterval } from '@shortlinks/client';
-import { DAY_MS, HOUR_MS } from '@shortlinks/contract';
+import { DAY_MS, HOUR_MS } from '@shortlinks/contract/rules';
 import { addDays, type IsoDate, localIsoDate, parseIsoDate, startOfLocalDay } from './calendar.ts';
 
 /**

@@ -4,18 +4,10 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import type { ComponentProps, ReactNode } from 'react';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { ShortlinksProvider } from '../ShortlinksProvider.tsx';
+import { sampleLink } from '../testing/sample-link.ts';
 import { LinkForm } from './LinkForm.tsx';
 
-const link: Link = {
-  id: 'lnk_1',
-  short_url: 'https://sho.rt/abc123',
-  destination_url: 'https://example.com/read',
-  title: 'Read me',
-  slug: 'abc123',
-  tags: [],
-  click_count: 0,
-  created_at: 0,
-};
+const link = sampleLink();
 
 /** A client whose every call fails with `error`, recording what was asked. */
 function failingClient(error: ShortlinksError) {
@@ -55,6 +47,10 @@ function savingClient() {
       },
       delete: async (id: string) => {
         calls.push(['delete', id]);
+      },
+      upsert: async (input: { external_id: string; title: string }) => {
+        calls.push(['upsert', input]);
+        return { ...link, id: 'lnk_2', slug: 'spring', short_url: 'https://sho.rt/spring', ...input, created: false };
       },
     },
   } as unknown as ShortlinksClient;
@@ -102,7 +98,8 @@ describe('LinkForm', () => {
     } as unknown as ShortlinksClient;
     const onSaved = vi.fn();
     renderWith(client, <LinkForm link={link} fresh={false} tags={[{ id: 'tag_1', name: 'Work', color: 'cyan' }]} onSaved={onSaved} />);
-    fireEvent.click(screen.getByRole('button', { name: '+ Work' }));
+    fireEvent.focus(screen.getByLabelText('Tags'));
+    fireEvent.click(screen.getByRole('option', { name: 'Work' }));
     fireEvent.change(screen.getByLabelText('Tags'), { target: { value: 'Later' } });
     fireEvent.keyDown(screen.getByLabelText('Tags'), { key: 'Enter' });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
@@ -142,5 +139,112 @@ describe('LinkForm', () => {
     expect(onLinkCreated).toHaveBeenCalledExactlyOnceWith(expect.objectContaining({ id: 'lnk_2', short_url: 'https://sho.rt/spring' }));
     // The page's title was kept, so there is no title of the person's own to remember.
     expect(onTitleChosen).not.toHaveBeenCalled();
+  });
+
+  test('on an existing link, Change… unlocks the slug; Save asks first, then moves the link with all it has', async () => {
+    const { client, calls } = savingClient();
+    const onSaved = vi.fn();
+    const tagged: Link = {
+      ...link,
+      click_count: 12,
+      tags: [{ id: 'tag_1', name: 'Work', color: 'cyan' }],
+      comments: 'for the team',
+      destination_url: 'https://example.com/read?utm_source=news',
+    };
+    renderWith(client, <LinkForm link={tagged} fresh={false} tags={[]} onSaved={onSaved} />);
+    expect(screen.getByLabelText('Slug').hasAttribute('readonly')).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Change…' }));
+    expect(screen.getByLabelText('Slug').hasAttribute('readonly')).toBe(false);
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Slug')));
+    fireEvent.change(screen.getByLabelText('Slug'), { target: { value: 'spring' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+
+    const question = screen.getByRole('group', { name: 'Move link' });
+    expect(question.textContent).toContain('Move this link to sho.rt/spring? sho.rt/abc123 stops working at once');
+    expect(question.textContent).toContain('its 12 clicks stay in the account’s overview');
+    // Nothing is sent before the answer, and the safe answer has the focus.
+    expect(calls).toEqual([]);
+    expect(document.activeElement?.textContent).toBe('Not now');
+    fireEvent.click(screen.getByRole('button', { name: 'Not now' }));
+    expect(calls).toEqual([]);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Move link' }));
+    await waitFor(() => expect(onSaved).toHaveBeenCalledExactlyOnceWith(expect.objectContaining({ id: 'lnk_2' })));
+    expect(calls).toEqual([
+      [
+        'create',
+        {
+          title: 'Read me',
+          destination_url: 'https://example.com/read',
+          slug: 'spring',
+          utm: { source: 'news' },
+          tag_names: ['Work'],
+          comments: 'for the team',
+        },
+      ],
+      ['delete', 'lnk_1'],
+    ]);
+    expect(screen.getByRole('status').textContent).toBe('Saved: the link is now sho.rt/spring');
+  });
+
+  test('a moved link keeps its external id: it is handed over once the old link is gone', async () => {
+    const { client, calls } = savingClient();
+    const onSaved = vi.fn();
+    renderWith(client, <LinkForm link={{ ...link, external_id: 'crm-42' }} fresh={false} tags={[]} onSaved={onSaved} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Change…' }));
+    fireEvent.change(screen.getByLabelText('Slug'), { target: { value: 'spring' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Move link' }));
+    await waitFor(() => expect(onSaved).toHaveBeenCalled());
+    expect(calls.map(([name]) => name)).toEqual(['create', 'delete', 'upsert']);
+    expect(calls[0]?.[1]).not.toHaveProperty('external_id');
+    expect(calls[2]?.[1]).toEqual({ title: 'Read me', destination_url: link.destination_url, external_id: 'crm-42' });
+    expect(onSaved).toHaveBeenCalledWith(expect.objectContaining({ id: 'lnk_2', external_id: 'crm-42' }));
+  });
+
+  test('a save says Saved; one with nothing changed says so', async () => {
+    const { client } = savingClient();
+    renderWith(client, <LinkForm link={link} fresh={false} tags={[]} onSaved={() => undefined} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Nothing changed'));
+    fireEvent.change(screen.getByLabelText('Title'), { target: { value: 'Read me later' } });
+    expect(screen.getByRole('status').textContent).toBe('');
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Saved'));
+  });
+
+  test('after a failed save the focus goes to the first field in error', async () => {
+    const { client } = failingClient(new ShortlinksError('VALIDATION_ERROR', 'title must not be empty', 422, 'title'));
+    renderWith(client, <LinkForm link={link} fresh tags={[]} onSaved={() => undefined} />);
+    fireEvent.change(screen.getByLabelText('Title'), { target: { value: ' ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByText('The title must not be empty.');
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Title')));
+  });
+
+  test('an error for the whole form takes the focus, in the host’s words', async () => {
+    const { client } = failingClient(new ShortlinksError('UNAUTHORIZED', 'bad key', 401));
+    renderWith(client, <LinkForm link={link} fresh={false} tags={[]} onSaved={() => undefined} />, {
+      messages: { keyRefused: 'Check the key in the options.' },
+    });
+    fireEvent.change(screen.getByLabelText('Title'), { target: { value: 'Other' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    const banner = await screen.findByText('Check the key in the options.');
+    await waitFor(() => expect(document.activeElement).toBe(banner));
+  });
+
+  test('a new slug the server would refuse is said at its field at once, before any question or request', async () => {
+    const { client, calls } = savingClient();
+    renderWith(client, <LinkForm link={link} fresh={false} tags={[]} onSaved={() => undefined} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Change…' }));
+    fireEvent.change(screen.getByLabelText('Slug'), { target: { value: 'bad slug' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('The slug may contain only letters, digits, "-" and "_".')).toBeTruthy();
+    expect(screen.queryByRole('group', { name: 'Move link' })).toBeNull();
+    fireEvent.change(screen.getByLabelText('Slug'), { target: { value: 'docs' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('"docs" is a reserved word and cannot be used as a slug.')).toBeTruthy();
+    expect(calls).toEqual([]);
   });
 });

@@ -1,20 +1,32 @@
 /** @jsxRuntime automatic @jsxImportSource react */ // Parcel cannot read the React version from "catalog:" (docs/extension.md).
 import type { Link } from '@shortlinks/client';
 import type { TagSummary } from '@shortlinks/contract';
-import { type FormEvent, useState } from 'react';
-import { Field } from '../Field.tsx';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { Confirmation } from '../Confirmation.tsx';
+import { countOf } from '../counts.ts';
+import { Field, TextField } from '../Field.tsx';
 import { useShortlinks } from '../ShortlinksProvider.tsx';
 import { TagPicker } from '../tags/TagPicker.tsx';
 import { type FormError, formErrorOf, type LinkFormField } from './field-errors.ts';
-import { draftOf, type LinkDraft, UTM_KEYS } from './link-draft.ts';
-import { saveDraft } from './save-draft.ts';
+import { shortUrlText } from './link-dates.ts';
+import { draftOf, type LinkDraft, newSlugOf, slugChangeProblem, UTM_KEYS } from './link-draft.ts';
+import { type SaveResult, saveDraft } from './save-draft.ts';
 
 const isFormError = (value: unknown): value is FormError =>
   typeof value === 'object' && value !== null && 'field' in value && 'message' in value && !(value instanceof Error);
 
+const SAVED: Record<SaveResult['outcome'], (link: Link) => string> = {
+  unchanged: () => 'Nothing changed',
+  updated: () => 'Saved',
+  moved: (link) => `Saved: the link is now ${shortUrlText(link.short_url)}`,
+};
+
 /**
- * The link editor (the extension's popup and manage page): title, slug (only on a link just created),
- * tags, UTM, expiry with fallback, comments. Every error is shown at its field.
+ * The link editor (the extension's popup and manage page, the web dashboard): title, slug, tags,
+ * UTM, expiry with fallback, comments. The slug of a link just created may still be chosen; on any
+ * other link it is fixed, and **Change…** moves the link to a new slug after a confirmation that
+ * says what is lost. Save stays in view (a sticky footer) and says what it did; after a failed
+ * save the focus goes to the first field in error, with its message in view.
  */
 export function LinkForm({
   link,
@@ -24,7 +36,7 @@ export function LinkForm({
   onCancel,
 }: {
   link: Link;
-  /** Created a moment ago (by the extension's popup): its slug may still be chosen. */
+  /** Created a moment ago (by the extension's popup): its slug may still be chosen without moving anything. */
   fresh: boolean;
   tags: TagSummary[];
   onSaved: (link: Link) => void;
@@ -34,49 +46,99 @@ export function LinkForm({
   const [draft, setDraft] = useState<LinkDraft>(() => draftOf(link));
   const [error, setError] = useState<FormError>();
   const [saving, setSaving] = useState(false);
-  const [saved, setSaved] = useState(false);
+  const [status, setStatus] = useState<string>();
+  // On an existing link the slug box is read-only until the person asks to move the link.
+  const [moving, setMoving] = useState(false);
+  const [confirmingMove, setConfirmingMove] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
+  const slugInput = useRef<HTMLInputElement>(null);
   const errorAt = (field: LinkFormField) => (error?.field === field ? error.message : undefined);
   const change = (patch: Partial<LinkDraft>) => {
     setDraft((current) => ({ ...current, ...patch }));
-    setSaved(false);
+    setStatus(undefined);
   };
+  const newSlug = newSlugOf(link, draft);
+  const movesTo = newSlug === undefined ? undefined : `${link.short_url.slice(0, -link.slug.length)}${newSlug}`;
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  useEffect(() => {
+    if (!error) return;
+    const target = form.current?.querySelector<HTMLElement>('[aria-invalid="true"], [data-form-error]');
+    target?.closest('.field, .banner')?.scrollIntoView?.({ block: 'center' });
+    target?.focus({ preventScroll: true });
+  }, [error]);
+  useEffect(() => {
+    if (moving) slugInput.current?.focus();
+  }, [moving]);
+
+  const save = async () => {
     setSaving(true);
     setError(undefined);
+    setStatus(undefined);
     try {
-      const result = await saveDraft(host.client, link, draft, fresh, host);
-      setSaved(true);
-      onSaved(result);
+      const result = await saveDraft(host.client, link, draft, fresh || moving, host);
+      setDraft(draftOf(result.link));
+      setMoving(false);
+      setStatus(`${SAVED[result.outcome](result.link)}${result.notice ? `. ${result.notice}` : ''}`);
+      onSaved(result.link);
     } catch (caught) {
-      setError(isFormError(caught) ? caught : formErrorOf(caught));
+      setError(isFormError(caught) ? caught : formErrorOf(caught, host.messages));
     } finally {
       setSaving(false);
+      setConfirmingMove(false);
     }
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!moving || !movesTo) {
+      void save();
+      return;
+    }
+    // A slug the server would refuse is said at once, not after the question.
+    const problem = slugChangeProblem(link, draft);
+    setError(problem);
+    if (!problem) setConfirmingMove(true);
+  };
+  const stopMoving = () => {
+    setMoving(false);
+    setConfirmingMove(false);
+    change({ slug: link.slug });
+    if (errorAt('slug')) setError(undefined);
   };
 
   const hasUtm = UTM_KEYS.some((key) => draft.utm[key] !== '');
+  const formError = error?.field === 'form' || error?.field === 'destination_url' ? error.message : undefined;
   return (
-    <form onSubmit={submit} noValidate aria-label="Edit link">
-      {error?.field === 'form' || error?.field === 'destination_url' ? (
-        <div className="banner error" role="alert">
-          {error.message}
+    <form onSubmit={submit} noValidate aria-label="Edit link" ref={form} className="link-form">
+      {formError ? (
+        <div className="banner error" role="alert" tabIndex={-1} data-form-error>
+          {formError}
         </div>
       ) : null}
-      <Field label="Title" error={errorAt('title')}>
-        {(props) => <input {...props} name="title" value={draft.title} onChange={(e) => change({ title: e.target.value })} />}
-      </Field>
-      <Field
-        label="Slug"
-        error={errorAt('slug')}
-        hint={fresh ? 'Letters, digits, - and _. Choose it now: a slug cannot change later.' : 'A slug never changes after creation.'}
-      >
+      <TextField label="Title" error={errorAt('title')} name="title" value={draft.title} onValueChange={(title) => change({ title })} />
+      <Field label="Slug" error={errorAt('slug')} hint={slugHint(link, fresh, moving)}>
         {(props) => (
-          <input {...props} name="slug" value={draft.slug} readOnly={!fresh} onChange={(e) => change({ slug: e.target.value })} />
+          <div className="row slug-row">
+            <input
+              {...props}
+              ref={slugInput}
+              name="slug"
+              value={draft.slug}
+              readOnly={!fresh && !moving}
+              onChange={(e) => change({ slug: e.target.value })}
+            />
+            {fresh ? null : moving ? (
+              <button type="button" className="button small" onClick={stopMoving}>
+                Keep it
+              </button>
+            ) : (
+              <button type="button" className="button small" onClick={() => setMoving(true)}>
+                Change…
+              </button>
+            )}
+          </div>
         )}
       </Field>
-      <Field label="Tags" error={errorAt('tags')} hint="Pick a tag, or type a new name and press Enter.">
+      <Field label="Tags" error={errorAt('tags')} hint="Type to find a tag, or a new name; Enter adds it.">
         {(props) => (
           <TagPicker
             available={tags}
@@ -91,71 +153,85 @@ export function LinkForm({
       <details open={hasUtm || Boolean(errorAt('utm'))}>
         <summary>UTM parameters</summary>
         {errorAt('utm') ? (
-          <div className="banner error" role="alert">
+          <div className="banner error" role="alert" tabIndex={-1} data-form-error>
             {errorAt('utm')}
           </div>
         ) : null}
         <div className="grid-2">
           {UTM_KEYS.map((key) => (
-            <Field key={key} label={`utm_${key}`}>
-              {(props) => (
-                <input
-                  {...props}
-                  name={`utm_${key}`}
-                  value={draft.utm[key]}
-                  onChange={(e) => change({ utm: { ...draft.utm, [key]: e.target.value } })}
-                />
-              )}
-            </Field>
+            <TextField
+              key={key}
+              label={`utm_${key}`}
+              name={`utm_${key}`}
+              value={draft.utm[key]}
+              onValueChange={(value) => change({ utm: { ...draft.utm, [key]: value } })}
+            />
           ))}
         </div>
       </details>
       <details open={draft.expiresAt !== '' || Boolean(errorAt('expires_at') || errorAt('expiration_url'))}>
         <summary>Expiry</summary>
         <div className="grid-2">
-          <Field label="Expires at" error={errorAt('expires_at')}>
-            {(props) => (
-              <input
-                {...props}
-                type="datetime-local"
-                name="expires_at"
-                value={draft.expiresAt}
-                onChange={(e) => change({ expiresAt: e.target.value })}
-              />
-            )}
-          </Field>
-          <Field label="Then redirect to" error={errorAt('expiration_url')}>
-            {(props) => (
-              <input
-                {...props}
-                type="url"
-                name="expiration_url"
-                placeholder="https://…"
-                value={draft.expirationUrl}
-                onChange={(e) => change({ expirationUrl: e.target.value })}
-              />
-            )}
-          </Field>
+          <TextField
+            label="Expires at"
+            error={errorAt('expires_at')}
+            type="datetime-local"
+            name="expires_at"
+            value={draft.expiresAt}
+            onValueChange={(expiresAt) => change({ expiresAt })}
+          />
+          <TextField
+            label="Then redirect to"
+            error={errorAt('expiration_url')}
+            type="url"
+            name="expiration_url"
+            placeholder="https://…"
+            value={draft.expirationUrl}
+            onValueChange={(expirationUrl) => change({ expirationUrl })}
+          />
         </div>
       </details>
       <Field label="Comments" error={errorAt('comments')}>
         {(props) => <textarea {...props} name="comments" value={draft.comments} onChange={(e) => change({ comments: e.target.value })} />}
       </Field>
-      <div className="row" style={{ justifyContent: 'flex-end' }}>
-        {saved ? (
-          <span className="muted" role="status">
-            Saved
-          </span>
-        ) : null}
-        {onCancel ? (
-          <button type="button" className="button" onClick={onCancel}>
-            Cancel
-          </button>
-        ) : null}
-        <button type="submit" className="button primary" disabled={saving}>
-          {saving ? 'Saving…' : 'Save'}
-        </button>
+      <div className="form-actions">
+        {confirmingMove && movesTo ? (
+          <Confirmation
+            confirmLabel="Move link"
+            cancelLabel="Not now"
+            busy={saving}
+            onConfirm={save}
+            onCancel={() => setConfirmingMove(false)}
+          >
+            Move this link to <strong>{shortUrlText(movesTo)}</strong>? <strong>{shortUrlText(link.short_url)}</strong> stops working at
+            once
+            {link.click_count > 0
+              ? `; its ${countOf(link.click_count, 'click')} stay in the account’s overview, not in the new link’s statistics`
+              : ''}
+            . Title, tags, UTM, expiry and comments move with it.
+          </Confirmation>
+        ) : (
+          <>
+            <span className="form-status" role="status">
+              {status}
+            </span>
+            {onCancel ? (
+              <button type="button" className="button" onClick={onCancel}>
+                Cancel
+              </button>
+            ) : null}
+            <button type="submit" className="button primary" disabled={saving}>
+              {saving ? 'Saving…' : 'Save'}
+            </button>
+          </>
+        )}
       </div>
     </form>
   );
+}
+
+function slugHint(link: Link, fresh: boolean, moving: boolean): string {
+  if (fresh) return 'Letters, digits, - and _. Created a moment ago, so you may still choose it.';
+  if (moving) return `The new slug. Saving moves the link: ${shortUrlText(link.short_url)} stops working.`;
+  return 'A slug is fixed once the link exists. Change… moves the link to a new one.';
 }

@@ -1,20 +1,12 @@
 // @vitest-environment happy-dom
-import type { Link, ShortlinksClient } from '@shortlinks/client';
+import type { ShortlinksClient } from '@shortlinks/client';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, test } from 'vitest';
 import { ShortlinksProvider } from '../ShortlinksProvider.tsx';
+import { sampleLink } from '../testing/sample-link.ts';
 import { LinkRow } from './LinkRow.tsx';
 
-const link: Link = {
-  id: 'lnk_1',
-  short_url: 'https://sho.rt/abc123',
-  destination_url: 'https://example.com/read',
-  title: 'Read me',
-  slug: 'abc123',
-  tags: [],
-  click_count: 3,
-  created_at: 0,
-};
+const link = sampleLink({ click_count: 3 });
 
 afterEach(cleanup);
 
@@ -56,5 +48,35 @@ describe('LinkRow', () => {
     unmount();
     renderRow(async () => true);
     expect(screen.queryByRole('link', { name: /Statistics/ })).toBeNull();
+  });
+
+  test('short URL and destination are links that open in a new tab', () => {
+    renderRow(async () => true);
+    const short = screen.getByRole('link', { name: 'sho.rt/abc123' });
+    expect(short.getAttribute('href')).toBe('https://sho.rt/abc123');
+    expect(short.getAttribute('target')).toBe('_blank');
+    expect(screen.getByRole('link', { name: 'https://example.com/read' }).getAttribute('href')).toBe('https://example.com/read');
+  });
+
+  test('an expired link is marked Expired, with the date and time it expired; where visits go is its title', () => {
+    const expiresAt = new Date(2026, 2, 12, 14, 30).getTime();
+    const expiring = { ...link, expires_at: expiresAt, expiration_url: 'https://example.com/over' };
+    const { unmount } = render(
+      <ShortlinksProvider client={{} as ShortlinksClient}>
+        <LinkRow link={expiring} tags={[]} onChanged={() => undefined} now={() => expiresAt - 60_000} />
+      </ShortlinksProvider>,
+    );
+    expect(screen.queryByText('Expired')).toBeNull();
+    const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(expiresAt);
+    expect(screen.getByText(`Expires ${when}`)).toBeTruthy();
+    unmount();
+    render(
+      <ShortlinksProvider client={{} as ShortlinksClient}>
+        <LinkRow link={expiring} tags={[]} onChanged={() => undefined} now={() => expiresAt} />
+      </ShortlinksProvider>,
+    );
+    expect(screen.getByText('Expired')).toBeTruthy();
+    expect(screen.getByText(`Expired ${when}`).getAttribute('title')).toMatch(/^Visits now go to example\.com\. Created /);
+    expect(screen.getByTestId('link-row').className).toContain('expired');
   });
 });

@@ -2,113 +2,117 @@
 import type { Link } from '@shortlinks/client';
 import type { TagSummary } from '@shortlinks/contract';
 import { useState } from 'react';
+import { Confirmation } from '../Confirmation.tsx';
+import { countOf, formatCount } from '../counts.ts';
+import { ErrorBanner } from '../ErrorBanner.tsx';
 import { useShortlinks } from '../ShortlinksProvider.tsx';
 import { TagChip } from '../tags/TagChip.tsx';
 import { formErrorOf } from './field-errors.ts';
 import { LinkForm } from './LinkForm.tsx';
+import { expiryOf, shortUrlText, whenText } from './link-dates.ts';
 
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
-const countFormat = new Intl.NumberFormat();
-
-/** One link of the list: what it is, its clicks, and its statistics, edit and delete actions. */
+/**
+ * One link of the list in two lines: its title, tags and expiry; its short URL (a link, with Copy)
+ * and where it leads (a link too). Then its clicks, and its statistics, edit and delete actions.
+ */
 export function LinkRow({
   link,
   tags,
   onChanged,
   statisticsHref,
+  now = Date.now,
 }: {
   link: Link;
   tags: TagSummary[];
   onChanged: () => void;
   /** Where the link's statistics are; without it the row has no Statistics action. */
   statisticsHref?: ((link: Link) => string) | undefined;
+  /** The clock that decides whether the link has expired (tests give their own). */
+  now?: () => number;
 }) {
-  const { client, copyText } = useShortlinks();
+  const { client, copyText, messages } = useShortlinks();
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [copied, setCopied] = useState(false);
   const [error, setError] = useState<string>();
+  const expiry = expiryOf(link, now());
 
   const remove = async () => {
     try {
       await client.links.delete(link.id);
       onChanged();
     } catch (caught) {
-      setError(formErrorOf(caught).message);
+      setError(formErrorOf(caught, messages).message);
       setConfirming(false);
     }
   };
 
   return (
-    <li className="link-row" data-testid="link-row" data-slug={link.slug}>
+    <li className={expiry?.expired ? 'link-row expired' : 'link-row'} data-testid="link-row" data-slug={link.slug}>
       <div className="link-row-main">
-        <div style={{ minWidth: 0 }}>
-          <div className="link-title">{link.title}</div>
-          <div className="row" style={{ gap: 6, margin: '2px 0' }}>
-            <span className="link-short">{link.short_url.replace(/^https?:\/\//, '')}</span>
+        <div className="link-text">
+          <div className="link-line">
+            <span className="link-title">{link.title}</span>
+            {expiry?.expired ? <span className="badge expired">Expired</span> : null}
+            {link.tags.map((tag) => (
+              <TagChip key={tag.id} tag={tag} />
+            ))}
+          </div>
+          <div className="link-line">
+            <a className="link-short" href={link.short_url} target="_blank" rel="noreferrer">
+              {shortUrlText(link.short_url)}
+            </a>
             <button
               type="button"
-              className="button small"
+              className="button tiny"
               aria-label={`Copy ${link.short_url}`}
               onClick={async () => setCopied(await copyText(link.short_url))}
             >
               {copied ? 'Copied' : 'Copy'}
             </button>
-          </div>
-          <div className="link-destination" title={link.destination_url}>
-            {link.destination_url}
-          </div>
-          <div className="row" style={{ gap: 4, marginTop: 6, flexWrap: 'wrap' }}>
-            {link.tags.map((tag) => (
-              <TagChip key={tag.id} tag={tag} />
-            ))}
-            <span className="muted" style={{ fontSize: 12 }}>
-              {dateFormat.format(link.created_at)}
-              {link.expires_at ? ` · expires ${dateFormat.format(link.expires_at)}` : ''}
+            <span className="muted" aria-hidden="true">
+              →
             </span>
+            <a className="link-destination" href={link.destination_url} target="_blank" rel="noreferrer" title={link.destination_url}>
+              {link.destination_url}
+            </a>
           </div>
         </div>
-        <div className="clicks">
-          <strong>{countFormat.format(link.click_count)}</strong>
-          <span>{link.click_count === 1 ? 'click' : 'clicks'}</span>
-        </div>
-        <div className="row" style={{ gap: 4 }}>
-          {confirming ? (
-            <>
-              <button type="button" className="button small danger confirm" onClick={remove}>
-                Delete link
-              </button>
-              <button type="button" className="button small" onClick={() => setConfirming(false)}>
-                Keep
-              </button>
-            </>
+        <div className="link-meta">
+          <span className="clicks" title={countOf(link.click_count, 'click')}>
+            <strong>{formatCount(link.click_count)}</strong> {link.click_count === 1 ? 'click' : 'clicks'}
+          </span>
+          {expiry ? (
+            <span className={expiry.expired ? 'expiry expired' : 'expiry'} title={`${expiry.visits} Created ${whenText(link.created_at)}.`}>
+              {expiry.text}
+            </span>
           ) : (
-            <>
-              {statisticsHref ? (
-                <a className="button small" href={statisticsHref(link)} aria-label={`Statistics of ${link.title}`}>
-                  Statistics
-                </a>
-              ) : null}
-              <button type="button" className="button small" aria-expanded={editing} onClick={() => setEditing(!editing)}>
-                Edit
-              </button>
-              <button type="button" className="button small danger" onClick={() => setConfirming(true)}>
-                Delete
-              </button>
-            </>
+            <span className="link-dates" title={`Created ${whenText(link.created_at)}`}>
+              Created {whenText(link.created_at, 'date')}
+            </span>
           )}
+        </div>
+        <div className="row link-actions">
+          {statisticsHref ? (
+            <a className="button small" href={statisticsHref(link)} aria-label={`Statistics of ${link.title}`}>
+              Statistics
+            </a>
+          ) : null}
+          <button type="button" className="button small" aria-expanded={editing} onClick={() => setEditing(!editing)}>
+            Edit
+          </button>
+          <button type="button" className="button small danger" onClick={() => setConfirming(true)} disabled={confirming}>
+            Delete
+          </button>
         </div>
       </div>
       {confirming ? (
-        <div className="banner error" style={{ margin: '8px 0 0' }}>
+        <Confirmation confirmLabel="Delete link" onConfirm={remove} onCancel={() => setConfirming(false)}>
           Delete {link.short_url}? It stops working at once, and this cannot be undone.
-        </div>
+          {link.click_count > 0 ? ` Its ${countOf(link.click_count, 'click')} stay in the account’s overview.` : ''}
+        </Confirmation>
       ) : null}
-      {error ? (
-        <div className="banner error" role="alert" style={{ margin: '8px 0 0' }}>
-          {error}
-        </div>
-      ) : null}
+      {error ? <ErrorBanner message={error} /> : null}
       {editing ? (
         <div className="link-edit">
           <LinkForm

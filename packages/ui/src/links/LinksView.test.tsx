@@ -1,8 +1,9 @@
 // @vitest-environment happy-dom
-import type { Link, ShortlinksClient } from '@shortlinks/client';
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { afterEach, describe, expect, test } from 'vitest';
+import { type Link, type ShortlinksClient, ShortlinksError } from '@shortlinks/client';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, onTestFinished, test } from 'vitest';
 import { ShortlinksProvider } from '../ShortlinksProvider.tsx';
+import { sampleLink } from '../testing/sample-link.ts';
 import { LinksView } from './LinksView.tsx';
 
 /** A client for an account holding `links`, as the server pages them. */
@@ -10,6 +11,8 @@ const accountWith = (links: Link[]) =>
   ({
     links: { list: async () => ({ links, total: links.length, page: 1, per_page: 20, link_limit: 1_000 }) },
   }) as unknown as ShortlinksClient;
+
+const sample = sampleLink();
 
 afterEach(cleanup);
 
@@ -32,5 +35,62 @@ describe('LinksView', () => {
     fireEvent.change(screen.getByLabelText('Search links'), { target: { value: 'spring' } });
     expect(await screen.findByText('No links match.')).toBeTruthy();
     expect(screen.queryByText('No links yet. Shorten a page to start.')).toBeNull();
+  });
+
+  test('a failed load says why and offers Try again, which loads anew', async () => {
+    let calls = 0;
+    const client = {
+      links: {
+        list: async () => {
+          calls += 1;
+          if (calls === 1) throw new ShortlinksError('NETWORK_ERROR', 'fetch failed', 0);
+          return { links: [], total: 0, page: 1, per_page: 20, link_limit: 1_000 };
+        },
+      },
+    } as unknown as ShortlinksClient;
+    render(
+      <ShortlinksProvider client={client} messages={{ unreachable: 'Offline: check the server address.' }}>
+        <LinksView tags={[]} version={0} onChanged={() => undefined} emptyHint="No links yet." />
+      </ShortlinksProvider>,
+    );
+    expect((await screen.findByRole('alert')).textContent).toContain('Offline: check the server address.');
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByText('No links yet.')).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  test('Next brings the top of the list into view, with the focus, once the page is shown', async () => {
+    const many = Array.from({ length: 25 }, (_, i) => ({ ...sample, id: `lnk_${i}`, slug: `s${i}`, title: `Link ${i}` }));
+    const client = {
+      links: {
+        list: async ({ page = 1 }: { page?: number }) => ({
+          links: many.slice((page - 1) * 20, page * 20),
+          total: many.length,
+          page,
+          per_page: 20,
+          link_limit: 1_000,
+        }),
+      },
+    } as unknown as ShortlinksClient;
+    render(
+      <ShortlinksProvider client={client}>
+        <LinksView tags={[]} version={0} onChanged={() => undefined} />
+      </ShortlinksProvider>,
+    );
+    await screen.findByText('Link 0');
+    const scrolled: Element[] = [];
+    const scrollIntoView = Element.prototype.scrollIntoView;
+    Element.prototype.scrollIntoView = function (this: Element) {
+      scrolled.push(this);
+    };
+    onTestFinished(() => {
+      Element.prototype.scrollIntoView = scrollIntoView;
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await screen.findByText('Link 20');
+    const list = screen.getByRole('region', { name: 'Links' });
+    await waitFor(() => expect(document.activeElement).toBe(list));
+    expect(scrolled).toEqual([list]);
+    expect(screen.getAllByRole('status')[0]?.textContent).toBe('25 links · page 2 of 2');
   });
 });

@@ -1,7 +1,10 @@
 /** @jsxRuntime automatic @jsxImportSource react */ // Parcel cannot read the React version from "catalog:" (docs/extension.md).
 import type { Link, Tag } from '@shortlinks/client';
-import { type ReactNode, useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { countOf } from '../counts.ts';
+import { ErrorBanner } from '../ErrorBanner.tsx';
 import { useShortlinks } from '../ShortlinksProvider.tsx';
+import { sortedByName } from '../tags/tag-names.ts';
 import { formErrorOf } from './field-errors.ts';
 import { LinkRow } from './LinkRow.tsx';
 import { fetchAllLinks, matchesSearch, pageCount, pageOf } from './link-search.ts';
@@ -13,7 +16,10 @@ interface Listing {
   total: number;
 }
 
-/** The account's links, newest first: paginated, filtered by tag, searched; each editable and deletable. */
+/**
+ * The account's links, newest first: paginated, filtered by tag, searched; each editable and
+ * deletable. Going to another page brings the list's top into view and the focus to it.
+ */
 export function LinksView({
   tags,
   version,
@@ -30,14 +36,20 @@ export function LinksView({
   /** Where a link's statistics are (the host's route); without it the rows have no Statistics action. */
   statisticsHref?: (link: Link) => string;
 }) {
-  const { client } = useShortlinks();
+  const { client, messages } = useShortlinks();
   const [query, setQuery] = useState('');
   const [tagId, setTagId] = useState('');
   const [page, setPage] = useState(1);
   const [listing, setListing] = useState<Listing>();
   const [error, setError] = useState<string>();
+  const [attempt, setAttempt] = useState(0);
+  const top = useRef<HTMLElement>(null);
+  // Set by Previous / Next: once that page is shown, the list's top comes into view with the focus.
+  const turned = useRef(false);
 
   useEffect(() => {
+    // `attempt` is read so that Try again fetches anew.
+    void attempt;
     let current = true;
     const tagIds = tagId === '' ? [] : [tagId];
     const load = async (): Promise<Listing> => {
@@ -58,7 +70,7 @@ export function LinksView({
             setError(undefined);
           },
           (caught) => {
-            if (current) setError(formErrorOf(caught).message);
+            if (current) setError(formErrorOf(caught, messages).message);
           },
         );
       },
@@ -68,11 +80,22 @@ export function LinksView({
       current = false;
       clearTimeout(timer);
     };
-  }, [client, query, tagId, page, version]);
+  }, [client, messages, query, tagId, page, version, attempt]);
+
+  useEffect(() => {
+    if (!listing || !turned.current) return;
+    turned.current = false;
+    top.current?.scrollIntoView({ block: 'start' });
+    top.current?.focus({ preventScroll: true });
+  }, [listing]);
+  const turnTo = (next: number) => {
+    turned.current = true;
+    setPage(next);
+  };
 
   const pages = pageCount(listing?.total ?? 0, PER_PAGE);
   return (
-    <section aria-label="Links">
+    <section aria-label="Links" ref={top} tabIndex={-1} className="links-view">
       <div className="toolbar">
         <input
           className="input"
@@ -96,21 +119,17 @@ export function LinksView({
           }}
         >
           <option value="">All tags</option>
-          {tags.map((tag) => (
+          {sortedByName(tags).map((tag) => (
             <option key={tag.id} value={tag.id}>
               {tag.name} ({tag.link_count})
             </option>
           ))}
         </select>
         <span className="muted" role="status" style={{ marginLeft: 'auto' }}>
-          {listing ? `${listing.total} ${listing.total === 1 ? 'link' : 'links'}` : ''}
+          {listing ? `${countOf(listing.total, 'link')}${pages > 1 ? ` · page ${page} of ${pages}` : ''}` : ''}
         </span>
       </div>
-      {error ? (
-        <div className="banner error" role="alert">
-          {error}
-        </div>
-      ) : null}
+      {error ? <ErrorBanner message={error} onRetry={() => setAttempt((n) => n + 1)} /> : null}
       {!listing && !error ? (
         <div className="empty">
           <div className="spinner" style={{ margin: '0 auto' }} role="status" aria-label="Loading links" />
@@ -126,13 +145,13 @@ export function LinksView({
       ) : null}
       {pages > 1 ? (
         <nav className="pager" aria-label="Pages">
-          <button type="button" className="button small" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+          <button type="button" className="button small" disabled={page <= 1} onClick={() => turnTo(page - 1)}>
             Previous
           </button>
           <span className="muted">
             Page {page} of {pages}
           </span>
-          <button type="button" className="button small" disabled={page >= pages} onClick={() => setPage(page + 1)}>
+          <button type="button" className="button small" disabled={page >= pages} onClick={() => turnTo(page + 1)}>
             Next
           </button>
         </nav>

@@ -1,5 +1,6 @@
 import { ShortlinksError } from '@shortlinks/client';
 import { describe, expect, test } from 'vitest';
+import { DEFAULT_MESSAGES } from '../host-messages.ts';
 import { formErrorOf, humanise } from './field-errors.ts';
 
 describe('formErrorOf', () => {
@@ -32,6 +33,30 @@ describe('formErrorOf', () => {
       message: expect.stringContaining('could not be reached'),
     });
     expect(formErrorOf(new TypeError('boom')).field).toBe('form');
+  });
+
+  test('an invalid slug is explained once, in the server’s own words', () => {
+    expect(formErrorOf(new ShortlinksError('SLUG_INVALID', 'slug may contain only letters, digits, "-" and "_"', 422, 'slug'))).toEqual({
+      field: 'slug',
+      message: 'The slug may contain only letters, digits, "-" and "_".',
+    });
+    expect(formErrorOf(new ShortlinksError('SLUG_INVALID', '"docs" is a reserved word and cannot be used as a slug', 422, 'slug'))).toEqual(
+      {
+        field: 'slug',
+        message: '"docs" is a reserved word and cannot be used as a slug.',
+      },
+    );
+  });
+
+  test('errors mended elsewhere name no place by default; a host gives its own words', () => {
+    const refused = new ShortlinksError('UNAUTHORIZED', 'bad key', 401);
+    const defaults = [refused, new ShortlinksError('NETWORK_ERROR', 'x', 0), new ShortlinksError('PLAN_LIMIT_REACHED', 'x', 403)].map(
+      (error) => formErrorOf(error).message,
+    );
+    for (const message of defaults) expect(message).not.toMatch(/extension|options|Manage/);
+    expect(formErrorOf(refused, { ...DEFAULT_MESSAGES, keyRefused: 'Check it in the extension’s options.' }).message).toBe(
+      'Check it in the extension’s options.',
+    );
   });
 
   test('an unknown field falls back to the whole form', () => {

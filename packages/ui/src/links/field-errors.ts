@@ -1,4 +1,5 @@
 import { ShortlinksError } from '@shortlinks/client';
+import { DEFAULT_MESSAGES, type HostMessages } from '../host-messages.ts';
 
 /** The inputs of the link form an error can be shown next to. */
 export type LinkFormField = 'title' | 'slug' | 'tags' | 'utm' | 'expires_at' | 'expiration_url' | 'comments' | 'destination_url';
@@ -40,28 +41,32 @@ export function humanise(message: string): string {
   return /[.!?]$/.test(text) ? text : `${text}.`;
 }
 
-/** Any failure of a save, placed at its field with a sentence a person understands. */
-export function formErrorOf(error: unknown): FormError {
+/**
+ * Any failure of a save, placed at its field with a sentence a person understands. `messages` are
+ * the host's words for the errors mended elsewhere (the key, the connection, the plan's limits).
+ */
+export function formErrorOf(error: unknown, messages: HostMessages = DEFAULT_MESSAGES): FormError {
   if (!(error instanceof ShortlinksError)) return { field: 'form', message: 'Something went wrong. Please try again.' };
   switch (error.code) {
     case 'SLUG_TAKEN':
       return { field: 'slug', message: 'This slug is already taken. Choose another one.' };
     case 'SLUG_INVALID':
-      return { field: 'slug', message: `${humanise(error.message)} Use letters, digits, - and _ (up to 64 characters).` };
+      // The server's sentence says what is wrong and what is allowed ("slug may contain only letters, …").
+      return { field: 'slug', message: humanise(error.message) };
     case 'TAG_NOT_FOUND':
       return { field: 'tags', message: 'One of these tags no longer exists. Pick the tags again.' };
     case 'PLAN_LIMIT_REACHED':
-      return { field: 'tags', message: 'Your plan allows no more tags. Pick existing tags, or delete unused ones in Manage.' };
+      return { field: 'tags', message: messages.tagLimitReached };
     case 'LINK_LIMIT_REACHED':
-      return { field: 'form', message: 'Your plan’s link limit is reached. Delete links you no longer need in Manage.' };
+      return { field: 'form', message: messages.linkLimitReached };
     case 'LINK_NOT_FOUND':
       return { field: 'form', message: 'This link no longer exists (it was deleted elsewhere).' };
     case 'EXTERNAL_ID_TAKEN':
       return { field: 'form', message: 'Another link already uses this external id.' };
     case 'UNAUTHORIZED':
-      return { field: 'form', message: 'The server refused the API key. Check it in the extension’s options.' };
+      return { field: 'form', message: messages.keyRefused };
     case 'NETWORK_ERROR':
-      return { field: 'form', message: 'The server could not be reached. Check your connection and the server address in the options.' };
+      return { field: 'form', message: messages.unreachable };
     case 'RATE_LIMITED':
       return { field: 'form', message: 'Too many requests just now. Wait a moment and try again.' };
     default: {

@@ -54,7 +54,7 @@ describe('updateOf', () => {
 describe('createOf and draftProblem', () => {
   test('a fresh link with its own slug is created with every field the draft holds', () => {
     const draft = { ...draftOf(link), slug: ' spring ', comments: 'hi' };
-    expect(createOf(link.destination_url, draft)).toEqual({
+    expect(createOf(link, draft)).toEqual({
       title: 'Spring',
       destination_url: 'https://example.com/page?ref=1',
       slug: 'spring',
@@ -62,6 +62,17 @@ describe('createOf and draftProblem', () => {
       tag_names: ['Campaigns'],
       comments: 'hi',
     });
+  });
+
+  test('an expiry left as it was keeps its exact instant; a changed one is read from the form', () => {
+    const expiring: Link = {
+      ...link,
+      expires_at: fromDateTimeLocal('2031-05-06T07:08') + 42_123,
+      expiration_url: 'https://example.com/over',
+    };
+    const draft = { ...draftOf(expiring), slug: 'spring' };
+    expect(createOf(expiring, draft)).toMatchObject({ expires_at: expiring.expires_at, expiration_url: 'https://example.com/over' });
+    expect(createOf(expiring, { ...draft, expiresAt: '2031-05-06T08:00' }).expires_at).toBe(fromDateTimeLocal('2031-05-06T08:00'));
   });
 
   test('a fallback without an expiry is refused before anything is sent', () => {

@@ -1,8 +1,8 @@
 import type { Link, LinkInput, LinkUpdate } from '@shortlinks/client';
-import { UTM_KEYS, type UtmKey } from '@shortlinks/contract';
-import type { FormError } from './field-errors.ts';
+import { slugProblem, UTM_KEYS, type UtmKey } from '@shortlinks/contract/rules';
+import { type FormError, humanise } from './field-errors.ts';
 
-export { UTM_KEYS, type UtmKey } from '@shortlinks/contract';
+export { UTM_KEYS, type UtmKey } from '@shortlinks/contract/rules';
 
 /** What the link form edits, as the inputs hold it (strings; '' means empty). */
 export interface LinkDraft {
@@ -72,20 +72,35 @@ export function draftProblem(draft: LinkDraft): FormError | undefined {
   return undefined;
 }
 
+/** The new slug of a draft, when it differs from the link's (an empty box keeps the slug). */
+export function newSlugOf(link: Link, draft: LinkDraft): string | undefined {
+  const slug = draft.slug.trim();
+  return slug !== '' && slug !== link.slug ? slug : undefined;
+}
+
+/** What is wrong with a new slug, by the server's own rule, before anything is asked or sent. */
+export function slugChangeProblem(link: Link, draft: LinkDraft): FormError | undefined {
+  const slug = newSlugOf(link, draft);
+  const problem = slug === undefined ? undefined : slugProblem(slug);
+  return problem ? { field: 'slug', message: humanise(problem) } : undefined;
+}
+
 /**
- * The body that creates the draft as a new link to `destination` (a fresh link given its own
- * slug is created anew, as a slug never changes after creation).
+ * The body that creates the draft as a new link to the link's destination: a link moved to a new
+ * slug is created anew (a slug never changes after creation), with everything else it had. An
+ * expiry left as it was keeps its exact instant (the form shows it to the minute).
  */
-export function createOf(destination: string, draft: LinkDraft): LinkInput {
+export function createOf(link: Link, draft: LinkDraft): LinkInput {
   const utm = Object.fromEntries(UTM_KEYS.filter((key) => draft.utm[key].trim() !== '').map((key) => [key, draft.utm[key].trim()]));
+  const keptExpiry = link.expires_at !== undefined && draft.expiresAt === toDateTimeLocal(link.expires_at);
   return {
     title: draft.title,
-    destination_url: withoutUtm(destination),
+    destination_url: withoutUtm(link.destination_url),
     slug: draft.slug.trim(),
     ...(Object.keys(utm).length > 0 ? { utm } : {}),
     ...(draft.tags.length > 0 ? { tag_names: draft.tags } : {}),
     ...(draft.comments.trim() !== '' ? { comments: draft.comments } : {}),
-    ...(draft.expiresAt !== '' ? { expires_at: fromDateTimeLocal(draft.expiresAt) } : {}),
+    ...(draft.expiresAt !== '' ? { expires_at: keptExpiry ? link.expires_at : fromDateTimeLocal(draft.expiresAt) } : {}),
     ...(draft.expiresAt !== '' && draft.expirationUrl.trim() !== '' ? { expiration_url: draft.expirationUrl.trim() } : {}),
   };
 }

@@ -2,13 +2,17 @@
 import type { Tag } from '@shortlinks/client';
 import type { TagColor } from '@shortlinks/contract';
 import { type FormEvent, useState } from 'react';
-import { Field } from '../Field.tsx';
+import { Confirmation } from '../Confirmation.tsx';
+import { countOf, formatCount } from '../counts.ts';
+import { ErrorBanner } from '../ErrorBanner.tsx';
+import { TextField } from '../Field.tsx';
 import { useShortlinks } from '../ShortlinksProvider.tsx';
 import { ColourPicker } from './ColourPicker.tsx';
 import { TagChip } from './TagChip.tsx';
 import { tagErrorOf } from './tag-errors.ts';
+import { sortedByName } from './tag-names.ts';
 
-/** Create, rename, recolour and delete tags, with how many links carry each. */
+/** Create, rename, recolour and delete tags (listed by name), with how many links carry each. */
 export function TagManager({
   tags,
   onChanged,
@@ -19,7 +23,7 @@ export function TagManager({
   /** Where a tag's statistics are (the host's route); without it the rows have no Statistics action. */
   statisticsHref?: (tag: Tag) => string;
 }) {
-  const { client } = useShortlinks();
+  const { client, messages } = useShortlinks();
   const [name, setName] = useState('');
   const [color, setColor] = useState<TagColor>('indigo');
   const [error, setError] = useState<{ name?: string; form?: string }>({});
@@ -32,17 +36,15 @@ export function TagManager({
       setError({});
       onChanged();
     } catch (caught) {
-      setError(tagErrorOf(caught));
+      setError(tagErrorOf(caught, messages));
     }
   };
 
   return (
     <section aria-label="Tags">
-      <form onSubmit={create} className="row" style={{ alignItems: 'flex-start', gap: 12, marginBottom: 16 }} aria-label="Create a tag">
+      <form onSubmit={create} className="row tag-create" aria-label="Create a tag">
         <div style={{ width: 260 }}>
-          <Field label="New tag" error={error.name}>
-            {(props) => <input {...props} name="new_tag" value={name} onChange={(e) => setName(e.target.value)} placeholder="Name" />}
-          </Field>
+          <TextField label="New tag" error={error.name} name="new_tag" placeholder="Name" value={name} onValueChange={setName} />
         </div>
         <div className="field">
           <span className="label">Colour</span>
@@ -52,11 +54,7 @@ export function TagManager({
           Add tag
         </button>
       </form>
-      {error.form ? (
-        <div className="banner error" role="alert">
-          {error.form}
-        </div>
-      ) : null}
+      {error.form ? <ErrorBanner message={error.form} /> : null}
       {tags.length === 0 ? (
         <div className="empty">No tags yet. Create one above, or type a new tag name on a link.</div>
       ) : (
@@ -71,7 +69,7 @@ export function TagManager({
             </tr>
           </thead>
           <tbody>
-            {tags.map((tag) => (
+            {sortedByName(tags).map((tag) => (
               <TagRow key={tag.id} tag={tag} onChanged={onChanged} statisticsHref={statisticsHref} />
             ))}
           </tbody>
@@ -90,7 +88,7 @@ function TagRow({
   onChanged: () => void;
   statisticsHref: ((tag: Tag) => string) | undefined;
 }) {
-  const { client } = useShortlinks();
+  const { client, messages } = useShortlinks();
   const [name, setName] = useState(tag.name);
   const [error, setError] = useState<{ name?: string; form?: string }>({});
   const [confirming, setConfirming] = useState(false);
@@ -101,7 +99,7 @@ function TagRow({
       setError({});
       onChanged();
     } catch (caught) {
-      setError(tagErrorOf(caught));
+      setError(tagErrorOf(caught, messages));
     }
   };
   const remove = async () => {
@@ -109,7 +107,7 @@ function TagRow({
       await client.tags.delete(tag.id);
       onChanged();
     } catch (caught) {
-      setError(tagErrorOf(caught));
+      setError(tagErrorOf(caught, messages));
       setConfirming(false);
     }
   };
@@ -128,9 +126,14 @@ function TagRow({
             void save({ name });
           }}
         >
-          <Field label={`Name of ${tag.name}`} hideLabel error={error.name ?? error.form}>
-            {(props) => <input {...props} value={name} onChange={(e) => setName(e.target.value)} style={{ width: 200 }} />}
-          </Field>
+          <TextField
+            label={`Name of ${tag.name}`}
+            hideLabel
+            error={error.name ?? error.form}
+            value={name}
+            onValueChange={setName}
+            style={{ width: 200 }}
+          />
           {name !== tag.name ? (
             <button type="submit" className="button small">
               Rename
@@ -141,18 +144,14 @@ function TagRow({
       <td>
         <ColourPicker label={`Colour of ${tag.name}`} value={tag.color} onChange={(color) => save({ color })} />
       </td>
-      <td>{tag.link_count}</td>
-      <td style={{ textAlign: 'right' }}>
+      <td>{formatCount(tag.link_count)}</td>
+      <td className="tag-actions">
         {confirming ? (
-          <span className="row" style={{ justifyContent: 'flex-end' }}>
-            <span className="muted">Remove from {tag.link_count} links?</span>
-            <button type="button" className="button small danger confirm" onClick={remove}>
-              Delete tag
-            </button>
-            <button type="button" className="button small" onClick={() => setConfirming(false)}>
-              Keep
-            </button>
-          </span>
+          <Confirmation confirmLabel="Delete tag" onConfirm={remove} onCancel={() => setConfirming(false)}>
+            {tag.link_count === 0
+              ? `Delete ${tag.name}? No link carries it.`
+              : `Delete ${tag.name}? It is removed from ${countOf(tag.link_count, 'link')}; the links stay.`}
+          </Confirmation>
         ) : (
           <span className="row" style={{ justifyContent: 'flex-end', gap: 4 }}>
             {statisticsHref ? (

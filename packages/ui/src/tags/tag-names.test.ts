@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { addTagName } from './tag-names.ts';
+import { addTagName, sortedByName, tagsMatching } from './tag-names.ts';
 
 const available = [{ name: 'Campaigns' }, { name: 'Email' }];
 
@@ -16,5 +16,21 @@ describe('addTagName', () => {
     const selected = ['Email'];
     expect(addTagName(selected, 'EMAIL', available)).toBe(selected);
     expect(addTagName(selected, '   ', available)).toBe(selected);
+  });
+});
+
+describe('sortedByName and tagsMatching', () => {
+  const tags = [{ name: 'work' }, { name: 'Émile' }, { name: 'Q10' }, { name: 'Apple' }, { name: 'Q2' }];
+
+  test('tags are listed by name, ignoring case and accents, numbers in their order', () => {
+    expect(sortedByName(tags).map((tag) => tag.name)).toEqual(['Apple', 'Émile', 'Q2', 'Q10', 'work']);
+  });
+
+  test('matches start with the text first, then contain it; nothing typed is every tag', () => {
+    expect(tagsMatching(tags, ' e ').map((tag) => tag.name)).toEqual(['Émile', 'Apple']);
+    expect(tagsMatching(tags, 'EMI').map((tag) => tag.name)).toEqual(['Émile']);
+    expect(tagsMatching(tags, 'q').map((tag) => tag.name)).toEqual(['Q2', 'Q10']);
+    expect(tagsMatching(tags, 'or').map((tag) => tag.name)).toEqual(['work']);
+    expect(tagsMatching(tags, '')).toHaveLength(5);
   });
 });

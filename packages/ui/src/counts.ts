@@ -1,0 +1,11 @@
+const numbers = new Intl.NumberFormat();
+
+/** A count as every view writes it, in the reader's locale: "1,000". */
+export function formatCount(value: number): string {
+  return numbers.format(value);
+}
+
+/** A count with its noun: "1 link", "3 links", "1,000 clicks". */
+export function countOf(value: number, one: string, many = `${one}s`): string {
+  return `${formatCount(value)} ${value === 1 ? one : many}`;
+}
