@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LIMITS, TAG_COLORS, UTM_KEYS, type UtmKey } from './limits.ts';
+import { LIMITS, TAG_COLORS } from './limits.ts';
 import { slugProblem } from './slug.ts';
 import { CONTROL_CHARACTER, CONTROL_CHARACTER_EXCEPT_BREAKS, charCount, LONE_SURROGATE } from './text-rules.ts';
 import { UTM_KEYS, type UtmKey } from './utm-keys.ts';

@@ -1,6 +1,6 @@
 /**
  * Every limit of the API specification, in one place (spec: "Limits"), and the API's fixed lists.
- * No zod here: the apps' pages import these values, and must not carry the schema library.
+ * No zod here: part of the `./rules` entry that browser bundles import.
  */
 export const LIMITS = {
   titleChars: 200,
@@ -19,10 +19,6 @@ export const LIMITS = {
   /** Not in the spec: deep OFFSET pages are slow and useless; documented in docs/api-decisions.md. */
   pageMax: 1_000_000,
 } as const;
-
-/** The utm object's keys, in the order they are merged into the destination (docs/api-decisions.md). */
-export const UTM_KEYS = ['source', 'medium', 'campaign', 'content', 'term'] as const;
-export type UtmKey = (typeof UTM_KEYS)[number];
 
 export const TAG_COLORS = ['indigo', 'violet', 'cyan', 'fuchsia', 'lime', 'slate'] as const;
 export type TagColor = (typeof TAG_COLORS)[number];
