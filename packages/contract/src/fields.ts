@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { LIMITS, TAG_COLORS } from './limits.ts';
 import { slugProblem } from './slug.ts';
 import { CONTROL_CHARACTER, CONTROL_CHARACTER_EXCEPT_BREAKS, charCount, LONE_SURROGATE } from './text-rules.ts';
+import { UTM_KEYS, type UtmKey } from './utm.ts';
 
 const wellFormed = (value: string) => !LONE_SURROGATE.test(value);
 const notWellFormed = (what: string) => `${what} must be valid Unicode text (it holds half of a surrogate pair)`;
@@ -66,10 +67,6 @@ export const slugField = z
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   })
   .meta({ pattern: '^[A-Za-z0-9_-]{1,64}$', example: 'spring-launch' });
-
-/** The utm object's keys, in the order they are merged into the destination (docs/api-decisions.md). */
-export const UTM_KEYS = ['source', 'medium', 'campaign', 'content', 'term'] as const;
-export type UtmKey = (typeof UTM_KEYS)[number];
 
 export const utmField = z
   .strictObject(

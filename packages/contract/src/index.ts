@@ -10,3 +10,4 @@ export * from './stats.ts';
 export * from './tag.ts';
 export * from './text-rules.ts';
 export * from './time.ts';
+export * from './utm.ts';
