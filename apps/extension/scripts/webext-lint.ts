@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,17 +49,19 @@ const INHERENT: { reason: string; targets: BuildTarget[]; matches(finding: LintF
 ];
 
 /** Runs `web-ext lint` on a target's build; every error, warning and notice it reports. */
-export function lintBuild(target: BuildTarget): LintFinding[] {
+export async function lintBuild(target: BuildTarget): Promise<LintFinding[]> {
   const webExt = path.resolve(import.meta.dirname, '../node_modules/.bin/web-ext');
-  const run = spawnSync(webExt, ['lint', `--source-dir=${buildDir(target)}`, '--output=json', '--no-config-discovery'], {
-    encoding: 'utf8',
-    // Not the update check: the linter works offline.
-    env: { ...process.env, NO_UPDATE_NOTIFIER: '1' },
-    timeout: 120_000,
-  });
-  // It exits with 1 when it finds an error; the JSON report is on stdout either way.
-  if (!run.stdout.trim().startsWith('{')) throw new Error(`web-ext lint gave no report: ${run.stderr || run.error}`);
-  const report = JSON.parse(run.stdout) as Record<'errors' | 'warnings' | 'notices', Omit<LintFinding, 'type'>[]>;
+  const stdout = await new Promise<string>((resolve, reject) =>
+    execFile(
+      webExt,
+      ['lint', `--source-dir=${buildDir(target)}`, '--output=json', '--no-config-discovery'],
+      // Not the update check: the linter works offline.
+      { env: { ...process.env, NO_UPDATE_NOTIFIER: '1' }, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 },
+      // It exits with 1 when it finds an error; the JSON report is on stdout either way.
+      (error, out, err) => (out.trim().startsWith('{') ? resolve(out) : reject(new Error(`web-ext lint gave no report: ${err || error}`))),
+    ),
+  );
+  const report = JSON.parse(stdout) as Record<'errors' | 'warnings' | 'notices', Omit<LintFinding, 'type'>[]>;
   return [
     ...report.errors.map((finding) => ({ ...finding, type: 'error' as const })),
     ...report.warnings.map((finding) => ({ ...finding, type: 'warning' as const })),
@@ -96,10 +98,11 @@ export const describeFinding = (finding: LintFinding) =>
 
 // `pnpm lint:webext`: builds both targets, lints them, and fails on anything unexpected.
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const targets = ['firefox-mv3', 'chrome-mv3'] as const;
+  for (const target of targets) buildExtension(target, { quiet: true });
+  const reports = await Promise.all(targets.map(async (target) => ({ target, findings: await lintBuild(target) })));
   let failed = false;
-  for (const target of ['firefox-mv3', 'chrome-mv3'] as const) {
-    buildExtension(target, { quiet: true });
-    const findings = lintBuild(target);
+  for (const { target, findings } of reports) {
     const unexpected = unexpectedFindings(target, findings);
     console.log(`${target}: ${findings.length} findings, ${findings.length - unexpected.length} of them inherent (scripts/webext-lint.ts)`);
     for (const finding of unexpected) console.log(`  ${describeFinding(finding)}`);
