@@ -2,9 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type BrowserContext, chromium, type Page, type Worker } from 'playwright-core';
+import { buildDir } from '../scripts/build.ts';
 import { CHROMIUM } from './global-setup.ts';
 
-export const EXTENSION_BUILD = path.resolve(import.meta.dirname, '../build/chrome-mv3-prod');
+export const EXTENSION_BUILD = buildDir('chrome-mv3');
 
 export interface ExtensionBrowser {
   context: BrowserContext;

@@ -2,21 +2,17 @@ import { describe, expect, test } from 'vitest';
 import { findCurrentTab, type TabsApi } from './current-tab.ts';
 
 const OWN = 'chrome-extension://abcdefghijklmnop/';
-const tab = (id: number, url: string, active = true) => ({ id, url, active }) as chrome.tabs.Tab;
+const tab = (id: number, url: string, lastAccessed = 0) => ({ id, url, active: true, lastAccessed }) as chrome.tabs.Tab;
 
-function browserWith(
-  activeInCurrentWindow: chrome.tabs.Tab[],
-  lastFocusedNormal: chrome.tabs.Tab[] | Error,
-): TabsApi & { asked: unknown[] } {
+/** A browser whose current window shows these active tabs, and whose normal windows show those. */
+function browserWith(activeInCurrentWindow: chrome.tabs.Tab[], activeInNormalWindows: chrome.tabs.Tab[]): TabsApi & { asked: unknown[] } {
   const asked: unknown[] = [];
   return {
     asked,
-    tabs: { query: async () => activeInCurrentWindow },
-    windows: {
-      getLastFocused: async (options) => {
-        asked.push(options);
-        if (lastFocusedNormal instanceof Error) throw lastFocusedNormal;
-        return { tabs: lastFocusedNormal } as chrome.windows.Window;
+    tabs: {
+      query: async (query) => {
+        asked.push(query);
+        return query.currentWindow ? activeInCurrentWindow : activeInNormalWindows;
       },
     },
     runtime: { getURL: (path) => `${OWN}${path}` },
@@ -27,17 +23,23 @@ describe('findCurrentTab', () => {
   test('the toolbar popup takes the active tab of its window', async () => {
     const api = browserWith([tab(1, 'https://example.com/')], []);
     expect((await findCurrentTab(api))?.id).toBe(1);
-    expect(api.asked).toEqual([]);
+    expect(api.asked).toEqual([{ active: true, currentWindow: true }]);
   });
 
-  test('a popup page open as a tab or window of its own falls back to the last-focused normal window', async () => {
-    const api = browserWith([tab(2, `${OWN}popup.html`)], [tab(3, 'https://example.org/', false), tab(4, 'https://example.com/read')]);
+  test('a popup page open as a tab or window of its own takes the tab used last among the normal windows’ active tabs', async () => {
+    const api = browserWith(
+      [tab(2, `${OWN}popup.html`)],
+      [tab(3, 'https://example.org/', 1_000), tab(4, 'https://example.com/read', 2_000), tab(5, 'https://example.net/', 1_500)],
+    );
     expect((await findCurrentTab(api))?.id).toBe(4);
-    expect(api.asked).toEqual([{ windowTypes: ['normal'], populate: true }]);
+    expect(api.asked).toEqual([
+      { active: true, currentWindow: true },
+      { active: true, windowType: 'normal' },
+    ]);
   });
 
   test('never returns the extension’s own page, and copes with no normal window at all', async () => {
-    expect(await findCurrentTab(browserWith([tab(2, `${OWN}popup.html`)], [tab(5, `${OWN}tabs/manage.html`)]))).toBeUndefined();
-    expect(await findCurrentTab(browserWith([tab(2, `${OWN}popup.html`)], new Error('No window')))).toBeUndefined();
+    expect(await findCurrentTab(browserWith([tab(2, `${OWN}popup.html`)], [tab(5, `${OWN}tabs/manage.html`, 9_000)]))).toBeUndefined();
+    expect(await findCurrentTab(browserWith([tab(2, `${OWN}popup.html`)], []))).toBeUndefined();
   });
 });

@@ -1,14 +1,15 @@
 /** The parts of the `chrome` API used to find the current tab, so tests can give their own. */
 export interface TabsApi {
   tabs: { query(query: chrome.tabs.QueryInfo): Promise<chrome.tabs.Tab[]> };
-  windows: { getLastFocused(options: chrome.windows.QueryOptions): Promise<chrome.windows.Window> };
   runtime: { getURL(path: string): string };
 }
 
 /**
  * The tab the person is looking at. The toolbar popup sees the page's tab as the active tab of the
  * current window; but when the popup page is opened as a tab or a window of its own, it sees
- * itself, so then the active tab of the last-focused normal window is the one meant.
+ * itself, so then the tab meant is the one used last among the active tabs of normal windows.
+ * (Not `windows.getLastFocused({windowTypes: ['normal']})`: Firefox ignores `windowTypes`, logs
+ * an error for it, and answers the popup's own window.)
  */
 export async function findCurrentTab(api: TabsApi = chrome): Promise<chrome.tabs.Tab | undefined> {
   const ownPrefix = api.runtime.getURL('');
@@ -16,12 +17,6 @@ export async function findCurrentTab(api: TabsApi = chrome): Promise<chrome.tabs
 
   const [active] = await api.tabs.query({ active: true, currentWindow: true });
   if (active && !isOwn(active)) return active;
-  try {
-    const window = await api.windows.getLastFocused({ windowTypes: ['normal'], populate: true });
-    const tab = window.tabs?.find((candidate) => candidate.active);
-    if (tab && !isOwn(tab)) return tab;
-  } catch {
-    // No normal window at all (e.g. only the popup window is open): nothing to shorten.
-  }
-  return undefined;
+  const shown = await api.tabs.query({ active: true, windowType: 'normal' });
+  return shown.filter((tab) => !isOwn(tab)).sort((a, b) => (b.lastAccessed ?? 0) - (a.lastAccessed ?? 0))[0];
 }
