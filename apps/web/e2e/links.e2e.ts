@@ -93,7 +93,9 @@ describe('the links view', () => {
     await form.getByLabel('Destination').fill('https://example.org/spring-launch');
     await form.getByLabel('Title').fill('Spring launch');
     await form.getByLabel('Slug').fill('spring');
-    await form.getByRole('button', { name: '+ Work' }).click();
+    // An existing tag, picked from the suggestions as typed; then a new one, created with Enter.
+    await form.getByLabel('Tags').fill('wor');
+    await form.getByRole('option', { name: 'Work' }).click();
     await form.getByLabel('Tags').fill('Launch');
     await form.getByLabel('Tags').press('Enter');
     await form.getByRole('button', { name: 'Create link' }).click();

@@ -11,3 +11,4 @@ export { ColourPicker, TAG_COLORS } from './tags/ColourPicker.tsx';
 export { TagChip } from './tags/TagChip.tsx';
 export { TagManager } from './tags/TagManager.tsx';
 export { TagPicker } from './tags/TagPicker.tsx';
+export { TagsField } from './tags/TagsField.tsx';

@@ -1,5 +1,5 @@
 import type { Link, Tag } from '@shortlinks/client';
-import { Field, TagPicker, useShortlinks } from '@shortlinks/ui';
+import { Field, TagsField, useShortlinks } from '@shortlinks/ui';
 import { type FormError, formErrorOf, type LinkFormField } from '@shortlinks/ui/errors';
 import { type FormEvent, useState } from 'react';
 import { createBodyOf, EMPTY_DRAFT, type NewLinkDraft, newLinkProblem } from './new-link.ts';
@@ -63,18 +63,7 @@ export function NewLinkForm({ tags, onCreated, onCancel }: { tags: Tag[]; onCrea
           {(props) => <input {...props} name="slug" value={draft.slug} onChange={(e) => change({ slug: e.target.value })} />}
         </Field>
       </div>
-      <Field label="Tags" error={errorAt('tags')} hint="Pick a tag, or type a new name and press Enter.">
-        {(props) => (
-          <TagPicker
-            available={tags}
-            selected={draft.tags}
-            onChange={(names) => change({ tags: names })}
-            inputId={props.id}
-            invalid={props['aria-invalid']}
-            describedBy={props['aria-describedby']}
-          />
-        )}
-      </Field>
+      <TagsField available={tags} selected={draft.tags} onChange={(names) => change({ tags: names })} error={errorAt('tags')} />
       <Field label="Comments" error={errorAt('comments')}>
         {(props) => <textarea {...props} name="comments" value={draft.comments} onChange={(e) => change({ comments: e.target.value })} />}
       </Field>

@@ -6,7 +6,7 @@ import { Confirmation } from '../Confirmation.tsx';
 import { countOf } from '../counts.ts';
 import { Field, TextField } from '../Field.tsx';
 import { useShortlinks } from '../ShortlinksProvider.tsx';
-import { TagPicker } from '../tags/TagPicker.tsx';
+import { TagsField } from '../tags/TagsField.tsx';
 import { type FormError, formErrorOf, type LinkFormField } from './field-errors.ts';
 import { shortUrlText } from './link-dates.ts';
 import { draftOf, type LinkDraft, newSlugOf, slugChangeProblem, UTM_KEYS } from './link-draft.ts';
@@ -138,18 +138,7 @@ export function LinkForm({
           </div>
         )}
       </Field>
-      <Field label="Tags" error={errorAt('tags')} hint="Type to find a tag, or a new name; Enter adds it.">
-        {(props) => (
-          <TagPicker
-            available={tags}
-            selected={draft.tags}
-            onChange={(names) => change({ tags: names })}
-            inputId={props.id}
-            invalid={props['aria-invalid']}
-            describedBy={props['aria-describedby']}
-          />
-        )}
-      </Field>
+      <TagsField available={tags} selected={draft.tags} onChange={(names) => change({ tags: names })} error={errorAt('tags')} />
       <details open={hasUtm || Boolean(errorAt('utm'))}>
         <summary>UTM parameters</summary>
         {errorAt('utm') ? (
