@@ -1,9 +1,10 @@
+import proxyAddr from '@fastify/proxy-addr';
 import { AppError } from '@shortlinks/api/errors';
 import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from '@shortlinks/api/plans';
 import { VisitLimiter } from '@shortlinks/api/redirects';
 import type { Services } from '@shortlinks/api/services';
 import { LinkChangeListener, type Orm } from '@shortlinks/db';
-import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import { answerClientError } from './client-errors.ts';
 import {
   type ConnectionLimits,
@@ -22,6 +23,7 @@ import { NOT_FOUND_PAGE, sendPage } from './plugins/redirect-pages.ts';
 import { restPlugin } from './plugins/rest.ts';
 import { trpcPlugin } from './plugins/trpc.ts';
 import { registerRateLimits, TRACKED_CLIENTS } from './rate-limits.ts';
+import { fastRedirectServer, type TrustProxy } from './redirects/fast-redirects.ts';
 import { OneLinePerRequest } from './request-log.ts';
 
 export interface ServerOptions {
@@ -53,7 +55,13 @@ const MALFORMED_URL = new AppError('MALFORMED_REQUEST', 'The URL is not valid pe
 export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
   const { orm, services, databaseUrl, baseUrl, logLevel = 'info', logStream, countryHeader } = options;
   const connections = { ...DEFAULT_CONNECTION_LIMITS, ...options.connectionLimits };
+  const rateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
+  const trust = trustOf(options.trustProxy);
+  const visits = new VisitLimiter(rateLimits.redirects, rateLimits.windowMs, TRACKED_CLIENTS);
+  let log: FastifyBaseLogger | undefined;
   const app = Fastify({
+    // Cached links are answered before Fastify: the hottest path runs no framework (docs/performance.md).
+    serverFactory: fastRedirectServer({ services, visits, countryHeader, trust, log: () => log }),
     ...connectionOptions(connections),
     logger: {
       level: logLevel,
@@ -64,7 +72,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       },
       stream: logStream,
     },
-    trustProxy: typeof options.trustProxy === 'number' ? trustedHops(options.trustProxy) : (options.trustProxy ?? false),
+    trustProxy: trust ?? false,
     bodyLimit: BODY_LIMIT_BYTES,
     clientErrorHandler: answerClientError,
     // A path with broken percent-encoding (`/links/%ED%A0%80`) names no route.
@@ -76,15 +84,14 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     logController: new OneLinePerRequest(),
   });
 
+  log = app.log;
   capConnections(app, connections.maxConnections);
 
-  const rateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
   await registerRateLimits(app, rateLimits);
   await app.register(healthPlugin, { orm });
   await app.register(apiScope, { services, baseUrl });
   await app.register(dashboardPlugin, { prefix: '/app' });
-  // Outside the API scope, so a redirect (the hottest path) runs no CORS hook.
-  const visits = new VisitLimiter(rateLimits.redirects, rateLimits.windowMs, TRACKED_CLIENTS);
+  // Outside the API scope, so a redirect runs no CORS hook.
   await app.register(redirectPlugin, { services, countryHeader, visits });
 
   // The redirect cache is trusted only while link change announcements arrive; buffered clicks
@@ -134,4 +141,12 @@ async function apiScope(app: FastifyInstance, { services, baseUrl }: { services:
 /** TRUST_PROXY as a hop count: the nearest `hops` proxies are trusted. */
 function trustedHops(hops: number) {
   return (_address: string, hop: number) => hop < hops;
+}
+
+/** TRUST_PROXY as the one function both Fastify and the fast redirect path ask; undefined trusts no proxy. */
+function trustOf(setting: ServerOptions['trustProxy']): TrustProxy | undefined {
+  if (setting === undefined || setting === false) return undefined;
+  if (setting === true) return () => true;
+  if (typeof setting === 'number') return trustedHops(setting);
+  return proxyAddr.compile(setting);
 }

@@ -92,7 +92,7 @@ export function closeAfterUnreadBody(app: FastifyInstance): void {
  * answered in the same turn as its headers arrive (a synchronous route), and must keep its
  * connection.
  */
-function announcesBody(request: IncomingMessage): boolean {
+export function announcesBody(request: IncomingMessage): boolean {
   const length = request.headers['content-length'];
   return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }

@@ -1,7 +1,7 @@
 import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit';
 import { AppError } from '@shortlinks/api/errors';
 import type { RateLimitSettings } from '@shortlinks/api/plans';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 
 /** Keys and addresses each limiter keeps counting at most; the least recently seen are forgotten first. */
 export const TRACKED_CLIENTS = 50_000;
@@ -19,8 +19,8 @@ const ADDRESS_CHARS = 64;
  * and the redirect route calls this on every visit); forged addresses sharing their first 64
  * characters share a budget, the forger's own.
  */
-export const clientAddress = (request: FastifyRequest): string => {
-  const address = request.ip.includes(':') ? normalizeIP(request.ip) : request.ip;
+export const clientAddress = (ip: string): string => {
+  const address = ip.includes(':') ? normalizeIP(ip) : ip;
   return address.length > ADDRESS_CHARS ? address.slice(0, ADDRESS_CHARS) : address;
 };
 
@@ -41,7 +41,7 @@ export async function registerRateLimits(app: FastifyInstance, settings: RateLim
     enableDraftSpec: true,
     timeWindow: settings.windowMs,
     cache: TRACKED_CLIENTS,
-    keyGenerator: (request) => (request.caller ? `key:${request.caller.keyId}` : `ip:${clientAddress(request)}`),
+    keyGenerator: (request) => (request.caller ? `key:${request.caller.keyId}` : `ip:${clientAddress(request.ip)}`),
     max: (request) => (request.caller ? settings.apiPerPlan[request.caller.plan] : settings.anonymous),
     errorResponseBuilder: (request, context) => rateLimited(context.after, request.caller ? 'for this API key' : 'from this address'),
   });

@@ -133,6 +133,28 @@ describe('click counting', () => {
     await server.services.clicks.flush();
     for (const [i, link] of links.entries()) expect((await getLink(alice, link.id)).click_count).toBe(i + 1);
   });
+
+  test('visits counted while a flush is writing go to the next flush: none lost, none twice', async () => {
+    const link = await createLink(alice, { slug: 'mid-flush' });
+    // The same visitor, in the same second: each visit joins the group counted last.
+    for (let i = 0; i < 3; i++) await visit(server, 'mid-flush');
+    const writing = server.services.clicks.flush();
+    for (let i = 0; i < 4; i++) await visit(server, 'mid-flush');
+    await writing;
+    await server.services.clicks.flush();
+    expect((await getLink(alice, link.id)).click_count).toBe(7);
+    // Two visitors alternating: neither's clicks go to the other's group.
+    for (let i = 0; i < 4; i++) await visit(server, 'mid-flush', { headers: { 'user-agent': i % 2 ? PHONE : BROWSER } });
+    await server.services.clicks.flush();
+    const events = await server.orm.em
+      .fork()
+      .getConnection()
+      .execute(`select agent_class, sum(clicks)::int as n from click where link_id = ? group by 1 order by 1`, [link.id]);
+    expect(events).toEqual([
+      { agent_class: 'desktop', n: 9 },
+      { agent_class: 'mobile', n: 2 },
+    ]);
+  });
 });
 
 describe('several server processes on one database', () => {

@@ -1,8 +1,9 @@
-import { countryCode, describeAgent, type RedirectOutcome, referrerHost, type VisitLimiter } from '@shortlinks/api/redirects';
+import type { RedirectOutcome, VisitLimiter } from '@shortlinks/api/redirects';
 import type { Services } from '@shortlinks/api/services';
 import { LIMITS, SLUG_PATTERN } from '@shortlinks/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { clientAddress } from '../rate-limits.ts';
+import { recordVisit, redirectHeaders, visitRefusal } from '../redirects/visit.ts';
 import { GONE_PAGE, HOME_PAGE, NOT_FOUND_PAGE, sendPage } from './redirect-pages.ts';
 
 export interface RedirectPluginOptions {
@@ -20,8 +21,9 @@ type SlugRequest = FastifyRequest<{ Params: { slug: string } }>;
  * `/healthz`, …) win over this parametric one, and their names are reserved slugs, so a link
  * can never shadow them. Nothing here writes to the database: clicks are buffered.
  *
- * The hottest path of the server, so it runs no hook and, for a cached slug, stays synchronous:
- * no promise between the request and its answer (docs/performance.md).
+ * Cached links are answered before Fastify (redirects/fast-redirects.ts); this route answers the
+ * rest: links not cached yet, unknown and expired ones, and refused visits of those. It runs no
+ * hook, and for a cached slug stays synchronous (docs/performance.md).
  */
 export async function redirectPlugin(app: FastifyInstance, { services, countryHeader, visits }: RedirectPluginOptions) {
   const { redirects, clicks } = services;
@@ -35,37 +37,16 @@ export async function redirectPlugin(app: FastifyInstance, { services, countryHe
     if (outcome.kind === 'not_found') return sendPage(reply, 404, NOT_FOUND_PAGE);
     if (outcome.kind === 'gone') return sendPage(reply, 410, GONE_PAGE);
 
-    // HEAD requests and bots do not count as clicks (docs/redirects.md).
-    if (request.method === 'GET') {
-      const userAgent = request.headers['user-agent'];
-      const agent = describeAgent(userAgent);
-      if (agent.device !== 'bot') {
-        clicks.record({
-          linkId: outcome.linkId,
-          at: now,
-          referrerHost: referrerHost(request.headers.referer),
-          agent,
-          country: countryHeader ? countryCode(request.headers[countryHeader]) : null,
-          // Only hashed with the day's salt (docs/statistics.md); never stored.
-          clientIp: request.ip,
-          userAgent,
-        });
-      }
-    }
-    // no-store: a cached redirect would skip us, and the click would go uncounted.
-    return reply
-      .code(302)
-      .header('location', outcome.location)
-      .header('cache-control', 'no-store')
-      .header('x-robots-tag', 'noindex')
-      .send();
+    recordVisit(clicks, countryHeader, { method: request.method, headers: request.headers, ip: request.ip }, outcome.linkId, now);
+    return reply.code(302).headers(redirectHeaders(outcome.location)).send();
   }
 
   app.get<{ Params: { slug: string } }>('/:slug', (request, reply) => {
     const now = Date.now();
-    const retryAfter = visits.countVisit(clientAddress(request), now);
+    const retryAfter = visits.countVisit(clientAddress(request.ip), now);
     if (retryAfter !== undefined) {
-      refuseVisit(reply, visits.max, retryAfter);
+      const refusal = visitRefusal(visits, retryAfter);
+      reply.code(429).headers(refusal.headers).send(refusal.body);
       return;
     }
     const { slug } = request.params;
@@ -80,15 +61,4 @@ export async function redirectPlugin(app: FastifyInstance, { services, countryHe
     }
     return redirects.resolve(slug, now).then((outcome) => answer(request, reply, outcome, now));
   });
-}
-
-/** 429 with the API's error body; the RateLimit headers only on a refusal (docs/security.md). */
-function refuseVisit(reply: FastifyReply, max: number, retryAfterSeconds: number): void {
-  reply
-    .code(429)
-    .header('retry-after', retryAfterSeconds)
-    .header('ratelimit-limit', max)
-    .header('ratelimit-remaining', 0)
-    .header('ratelimit-reset', retryAfterSeconds)
-    .send({ code: 'RATE_LIMITED', message: `Too many requests from this address; retry in ${retryAfterSeconds} seconds` });
 }

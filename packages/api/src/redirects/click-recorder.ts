@@ -84,6 +84,11 @@ export class ClickRecorder {
   readonly #log: (message: string) => void;
   readonly #salts = new VisitorSalts();
   #groups = new Map<string, ClickGroup>();
+  /**
+   * Each link's group counted last, of those in `#groups`: a visit equal to it is counted without
+   * building its key (the redirect's largest cost after the socket write, docs/performance.md).
+   */
+  #lastOfLink = new Map<string, ClickGroup>();
   /** Visits of a day whose salt was not loaded yet (only right after start): hashed at the next flush. */
   #unsalted: ClickEvent[] = [];
   #timer: NodeJS.Timeout | undefined;
@@ -113,12 +118,28 @@ export class ClickRecorder {
       return;
     }
     const { agent, referrerHost, country } = event;
+    // The same visit again (a visitor's burst, a refresh): no key to build or look up.
+    const last = this.#lastOfLink.get(event.linkId);
+    if (
+      last !== undefined &&
+      last.second === second &&
+      last.visitor === visitor &&
+      last.referrerHost === referrerHost &&
+      last.device === agent.device &&
+      last.browser === agent.browser &&
+      last.os === agent.os &&
+      last.country === country
+    ) {
+      last.clicks++;
+      return;
+    }
     const key = `${event.linkId}\n${second}\n${visitor}\n${referrerHost ?? ''}\n${agent.device}\n${agent.browser ?? ''}\n${agent.os ?? ''}\n${country ?? ''}`;
     const group = this.#groups.get(key);
     if (group) {
       group.clicks++;
+      this.#lastOfLink.set(event.linkId, group);
     } else if (this.#groups.size + this.#unsalted.length < this.#maxBuffered) {
-      this.#groups.set(key, {
+      const created: ClickGroup = {
         linkId: event.linkId,
         second,
         referrerHost,
@@ -128,7 +149,9 @@ export class ClickRecorder {
         country,
         visitor,
         clicks: 1,
-      });
+      };
+      this.#groups.set(key, created);
+      this.#lastOfLink.set(event.linkId, created);
     } else {
       this.#overflow();
     }
@@ -215,6 +238,8 @@ export class ClickRecorder {
     if (this.#groups.size === 0) return;
     const batch = this.#groups;
     this.#groups = new Map();
+    // Groups on their way to the database take no more clicks.
+    this.#lastOfLink = new Map();
     const progress: WriteProgress<ClickGroup> = { written: new Set(), refused: [] };
     const db = this.#db();
     try {

@@ -12,6 +12,15 @@ import { type Kysely, sql } from 'kysely';
 export class VisitorSalts {
   /** Each day's salt in hex, ready to prefix the hashed text. */
   readonly #byDay = new Map<number, string>();
+  /**
+   * Hashes given lately, by day, address and User-Agent: a visitor follows many links in a row,
+   * and a SHA-256 per click was the redirect's largest cost after the socket write
+   * (docs/performance.md). Held in memory only, like the visit limiter's addresses, and
+   * forgotten all at once when full or when the salts rotate.
+   */
+  readonly #recent = new Map<string, string>();
+  /** The hash given last: the next visit is most often the same visitor's, and needs no key at all. */
+  #last: { day: number; clientIp: string; userAgent: string | undefined; visitor: string } | undefined;
 
   /**
    * The visitor's hash for UTC day `day` (days since the epoch) as 16 hex digits, or undefined
@@ -21,9 +30,24 @@ export class VisitorSalts {
    * (together a third of the former cost, docs/performance.md).
    */
   visitor(day: number, clientIp: string, userAgent: string | undefined): string | undefined {
+    const last = this.#last;
+    if (last !== undefined && last.day === day && last.clientIp === clientIp && last.userAgent === userAgent) return last.visitor;
+    const key = `${day}\n${clientIp}\n${userAgent ?? ''}`;
+    const known = this.#recent.get(key);
+    if (known !== undefined) {
+      this.#last = { day, clientIp, userAgent, visitor: known };
+      return known;
+    }
     const salt = this.#byDay.get(day);
     if (salt === undefined) return undefined;
-    return hash('sha256', `${salt}\n${clientIp}\n${userAgent ?? ''}`).slice(0, 16);
+    const visitor = hash('sha256', `${salt}\n${clientIp}\n${userAgent ?? ''}`).slice(0, 16);
+    // Long User-Agents (a visitor may send 16 KiB) are hashed each time rather than kept.
+    if (key.length <= RECENT_KEY_CHARS) {
+      if (this.#recent.size >= RECENT_LIMIT) this.#recent.clear();
+      this.#recent.set(key, visitor);
+    }
+    this.#last = { day, clientIp, userAgent, visitor };
+    return visitor;
   }
 
   /** Loads (creating when needed) the salts of `days`, and of today and tomorrow so midnight never waits. */
@@ -46,9 +70,14 @@ export class VisitorSalts {
   async rotate(db: Kysely<Database>, now: number): Promise<void> {
     const yesterday = Math.floor(now / DAY_MS) - 1;
     for (const day of this.#byDay.keys()) if (day < yesterday) this.#byDay.delete(day);
+    this.#recent.clear();
+    this.#last = undefined;
     await sql`delete from visitor_salt where day < ${isoDay(yesterday)}::date`.execute(db);
   }
 }
+
+const RECENT_LIMIT = 10_000;
+const RECENT_KEY_CHARS = 1_200;
 
 /** `YYYY-MM-DD` of a UTC day number. */
 export function isoDay(day: number): string {

@@ -1,0 +1,106 @@
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import proxyAddr from '@fastify/proxy-addr';
+import type { VisitLimiter } from '@shortlinks/api/redirects';
+import type { Services } from '@shortlinks/api/services';
+import { isReservedSlug } from '@shortlinks/contract/rules';
+import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
+import { announcesBody } from '../connection-limits.ts';
+import { clientAddress } from '../rate-limits.ts';
+import { recordVisit, redirectHeaders, visitRefusal } from './visit.ts';
+
+/** `/slug` or `/slug?query`: one path segment of slug characters, at most 64 (the spec's limit). */
+const SLUG_PATH = /^\/([A-Za-z0-9_-]{1,64})(?:\?|$)/;
+
+/** Which proxies to believe about the client address, as Fastify's `trustProxy` is given. */
+export type TrustProxy = (address: string, hop: number) => boolean;
+
+export interface FastRedirectOptions {
+  services: Services;
+  visits: VisitLimiter;
+  countryHeader: string | undefined;
+  /** The same trust Fastify is given; none: the socket's address. */
+  trust: TrustProxy | undefined;
+  /** The server's logger, once Fastify has made it (the server is made first). */
+  log: () => FastifyBaseLogger | undefined;
+}
+
+/**
+ * Fastify's `serverFactory`: the HTTP server, whose requests for a link already in the redirect
+ * cache are answered here, before Fastify, and all others are handed to Fastify.
+ *
+ * A cached redirect is the hottest path of the server and has nothing for a framework to do:
+ * no body, no hooks, one answer from memory. Going through Fastify's routing, request and reply
+ * objects and per-request logger cost more than the rest of the visit together
+ * (docs/performance.md). What the visit does is the same code as on Fastify's route
+ * (redirects/visit.ts): the limit per visitor, the click, the same headers, and the same request
+ * log line. Anything else (a slug not cached yet, unknown or expired, a reserved word, another
+ * method, a request with a body, percent-encoded paths) goes to Fastify, which counts and answers it once.
+ */
+export function fastRedirectServer(fast: FastRedirectOptions) {
+  return (fastifyHandler: RequestListener, options: FastifyServerOptions & { http?: object }): Server => {
+    const server = createServer(options.http ?? {}, (request, response) => {
+      if (!answerCachedVisit(fast, request, response)) fastifyHandler(request, response);
+    });
+    // As Fastify sets up a server it makes itself (lib/server.js).
+    if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout;
+    if (options.requestTimeout !== undefined) server.requestTimeout = options.requestTimeout;
+    server.setTimeout(options.connectionTimeout ?? 0);
+    if ((options.maxRequestsPerSocket ?? 0) > 0) server.maxRequestsPerSocket = options.maxRequestsPerSocket ?? 0;
+    return server;
+  };
+}
+
+/** Answers a visit of a cached, redirecting link; false when Fastify must answer the request. */
+function answerCachedVisit(
+  { services, visits, countryHeader, trust, log }: FastRedirectOptions,
+  request: IncomingMessage,
+  response: ServerResponse,
+): boolean {
+  const started = performance.now();
+  const { method, url } = request;
+  // A visit with a body (rare, odd) goes to Fastify, which closes its connection unread (connection-limits.ts).
+  if ((method !== 'GET' && method !== 'HEAD') || url === undefined || announcesBody(request)) return false;
+  const slug = SLUG_PATH.exec(url)?.[1];
+  if (slug === undefined || isReservedSlug(slug)) return false;
+  const now = Date.now();
+  const outcome = services.redirects.resolveCached(slug, now);
+  if (outcome?.kind !== 'redirect') return false;
+
+  const ip = clientIp(request, trust);
+  const retryAfter = visits.countVisit(clientAddress(ip), now);
+  let status: number;
+  if (retryAfter === undefined) {
+    recordVisit(services.clicks, countryHeader, { method, headers: request.headers, ip }, outcome.linkId, now);
+    status = 302;
+    // With its length said, as Fastify says it: else Node would send an empty chunked body.
+    response.writeHead(status, { ...redirectHeaders(outcome.location), 'content-length': '0' }).end();
+  } else {
+    const refusal = visitRefusal(visits, retryAfter);
+    const body = JSON.stringify(refusal.body);
+    status = 429;
+    response
+      .writeHead(status, {
+        ...refusal.headers,
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': Buffer.byteLength(body),
+      })
+      .end(method === 'HEAD' ? undefined : body);
+  }
+  // The line Fastify's route would log (request-log.ts), at the same level.
+  const logger = log();
+  if (logger && infoEnabled(logger))
+    logger.info({ method, url, status, ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
+  return true;
+}
+
+/** The client's address as Fastify's `request.ip` gives it. */
+function clientIp(request: IncomingMessage, trust: TrustProxy | undefined): string {
+  if (!trust) return request.socket.remoteAddress ?? '';
+  const addresses = proxyAddr.all(request, trust);
+  return addresses[addresses.length - 1] ?? '';
+}
+
+/** Whether the logger writes info lines (pino's levels: trace 10 … info 30 … silent Infinity). */
+function infoEnabled(logger: FastifyBaseLogger): boolean {
+  return (logger as FastifyBaseLogger & { levelVal: number }).levelVal <= 30;
+}

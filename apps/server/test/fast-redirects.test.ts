@@ -1,0 +1,139 @@
+import { request as httpRequest } from 'node:http';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createAccount, createLink, getLink, startTestServer, type TestAccount, type TestServer } from './harness.ts';
+
+/**
+ * A link's first visit is answered by Fastify's route, which caches it; the next ones by the fast
+ * path before Fastify (src/redirects/fast-redirects.ts). Visitors must not be able to tell them
+ * apart: same answer, same counting, same log line, same proxy trust.
+ */
+
+const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
+
+interface RawAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** A visit as it comes off the wire (fetch would hide content-length and connection headers). */
+function rawVisit(origin: string, path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
+  return new Promise<RawAnswer>((resolve, reject) => {
+    const req = httpRequest(
+      `${origin}${path}`,
+      { method: init.method ?? 'GET', headers: { 'user-agent': BROWSER, ...init.headers } },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => {
+          body += chunk;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
+    req.on('error', reject);
+    req.end(init.body);
+  });
+}
+
+/** What a visitor sees of an answer, without what differs by nature (the date). */
+function seen({ status, headers, body }: RawAnswer) {
+  const { date: _date, ...rest } = headers;
+  return { status, headers: rest, body };
+}
+
+let server: TestServer;
+let alice: TestAccount;
+const lines: Record<string, unknown>[] = [];
+
+beforeAll(async () => {
+  server = await startTestServer({ logLevel: 'info', logStream: { write: (line) => lines.push(JSON.parse(line)) } });
+  alice = await createAccount(server);
+});
+afterAll(() => server.close());
+
+describe('a cached link is answered as the route answers it', () => {
+  test('the first visit (route) and the next (fast path) give the same status, headers and empty body', async () => {
+    await createLink(alice, { slug: 'same-answer', destination_url: 'https://example.com/same?x=1' });
+    const first = await rawVisit(server.origin, '/same-answer');
+    const second = await rawVisit(server.origin, '/same-answer');
+    expect(first.status).toBe(302);
+    expect(first.headers['content-length']).toBe('0');
+    expect(first.headers.location).toBe('https://example.com/same?x=1');
+    expect(seen(second)).toEqual(seen(first));
+    // With a query string the link is the same (the query is not the slug's).
+    expect(seen(await rawVisit(server.origin, '/same-answer?utm_source=x'))).toEqual(seen(first));
+  });
+
+  test('every GET counts once and HEAD never, whichever path answered', async () => {
+    const link = await createLink(alice, { slug: 'counted-fast' });
+    for (let i = 0; i < 5; i++) expect((await rawVisit(server.origin, '/counted-fast')).status).toBe(302);
+    const head = await rawVisit(server.origin, '/counted-fast', { method: 'HEAD' });
+    expect(head.status).toBe(302);
+    await server.services.clicks.flush();
+    expect((await getLink(alice, link.id)).click_count).toBe(5);
+  });
+
+  test('a cached link that is deleted or expires stops redirecting at once', async () => {
+    const link = await createLink(alice, { slug: 'cached-then-gone' });
+    expect((await rawVisit(server.origin, '/cached-then-gone')).status).toBe(302);
+    expect((await rawVisit(server.origin, '/cached-then-gone')).status).toBe(302);
+    expect((await alice.call('DELETE', `/links/${link.id}`)).status).toBe(204);
+    const after = await rawVisit(server.origin, '/cached-then-gone');
+    expect(after.status).toBe(404);
+    expect(after.headers['content-type']).toContain('text/html');
+  });
+
+  test('a visit sending a body is answered by the route, and the connection is not kept waiting for it', async () => {
+    await createLink(alice, { slug: 'with-body' });
+    expect((await rawVisit(server.origin, '/with-body')).status).toBe(302);
+    const answer = await rawVisit(server.origin, '/with-body', { headers: { 'content-type': 'text/plain' }, body: 'hello' });
+    expect(answer.status).toBe(302);
+  });
+
+  test('each visit writes one request log line, on either path', async () => {
+    await createLink(alice, { slug: 'logged-visit' });
+    const before = lines.length;
+    await rawVisit(server.origin, '/logged-visit');
+    await rawVisit(server.origin, '/logged-visit');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const visits = lines.slice(before).filter((line) => line.url === '/logged-visit');
+    expect(visits).toHaveLength(2);
+    for (const line of visits) expect(line).toMatchObject({ msg: 'request', method: 'GET', status: 302 });
+  });
+});
+
+describe('limits and proxies on the fast path', () => {
+  test('the per-visitor limit counts cached visits, and its 429 is the route’s', async () => {
+    const limited = await startTestServer({ rateLimits: { redirects: 3 } });
+    try {
+      const bob = await createAccount(limited);
+      await createLink(bob, { slug: 'limited-fast' });
+      for (let i = 0; i < 3; i++) expect((await rawVisit(limited.origin, '/limited-fast')).status).toBe(302);
+      const refused = await rawVisit(limited.origin, '/limited-fast');
+      expect(refused.status).toBe(429);
+      expect(refused.headers['retry-after']).toMatch(/^\d+$/);
+      expect(refused.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(JSON.parse(refused.body)).toMatchObject({ code: 'RATE_LIMITED' });
+      // An unknown slug is refused too: the budget is the visitor's, whichever path answers.
+      expect((await rawVisit(limited.origin, '/not-a-link')).status).toBe(429);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  test('with TRUST_PROXY the forwarded address is the visitor on cached visits too', async () => {
+    const proxied = await startTestServer({ rateLimits: { redirects: 2 }, trustProxy: true });
+    try {
+      const bob = await createAccount(proxied);
+      await createLink(bob, { slug: 'proxied-fast' });
+      const from = (address: string) => rawVisit(proxied.origin, '/proxied-fast', { headers: { 'x-forwarded-for': address } });
+      expect((await from('203.0.113.1')).status).toBe(302);
+      expect((await from('203.0.113.1')).status).toBe(302);
+      expect((await from('203.0.113.1')).status).toBe(429);
+      expect((await from('203.0.113.2')).status).toBe(302);
+    } finally {
+      await proxied.close();
+    }
+  });
+});
