@@ -13,6 +13,8 @@ export default defineConfig({
   // eager: declarations come from the TypeScript compiler over the whole program, which the
   // contract's inferred Zod types need.
   dts: { eager: true },
-  sourcemap: true,
+  // The JavaScript is not minified and reads as its source does; maps would point at sources the
+  // package does not ship (and rolldown would point the declarations at a map it does not write).
+  sourcemap: false,
   clean: true,
 });

@@ -1,4 +1,4 @@
-import { createAccount, type TestAccount, type TestServer } from '@shortlinks/testing';
+import { createAccount, seedTwoPagesOfLinks, type TestAccount, type TestServer } from '@shortlinks/testing';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { configure, type ExtensionBrowser, launchExtensionBrowser, screenshotAll } from './browser.ts';
@@ -14,34 +14,7 @@ const tags: Record<string, { id: string }> = {};
 beforeAll(async () => {
   [server, browser] = await Promise.all([startTestServer(), launchExtensionBrowser()]);
   account = await createAccount(server);
-  for (const [name, color] of [
-    ['Work', 'indigo'],
-    ['Home', 'lime'],
-  ] as const) {
-    tags[name] = (await account.call('POST', '/tags', { name, color })).body;
-  }
-  // 22 links, oldest first: two pages of 20. The newest three are the ones the scenarios use.
-  for (let i = 1; i <= 19; i++) {
-    await account.call('POST', '/links', { title: `Filler ${i}`, destination_url: `https://example.org/filler/${i}` });
-  }
-  await account.call('POST', '/links', {
-    title: 'Quarterly report',
-    destination_url: 'https://example.org/q3',
-    tag_ids: [tags.Work!.id],
-    slug: 'q3',
-  });
-  await account.call('POST', '/links', {
-    title: 'Pancake recipe',
-    destination_url: 'https://example.org/pancakes',
-    tag_ids: [tags.Home!.id],
-    slug: 'pancakes',
-  });
-  await account.call('POST', '/links', {
-    title: 'Team offsite',
-    destination_url: 'https://example.org/offsite',
-    tag_names: ['Work', 'Home'],
-    slug: 'offsite',
-  });
+  Object.assign(tags, await seedTwoPagesOfLinks(account));
   await visitLink(server, 'pancakes', 3);
 
   await configure(browser, server.origin, account.key);

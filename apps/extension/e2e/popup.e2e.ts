@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { TestAccount, TestServer } from '@shortlinks/testing';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
@@ -423,6 +424,9 @@ describe('popup', () => {
     await page.goto(pages.url('blog', '/toolbar'));
     await page.bringToFront();
     // The toolbar popup is not a page Playwright drives: the service worker sees it open, the server sees what it did.
+    const asked: string[] = [];
+    const record = (request: IncomingMessage) => asked.push(`${request.method} ${request.url}`);
+    server.app.server.on('request', record);
     await browser.worker.evaluate(async (url) => {
       const [tab] = await chrome.tabs.query({ url });
       await chrome.action.openPopup(tab ? { windowId: tab.windowId } : {});
@@ -434,8 +438,11 @@ describe('popup', () => {
         ),
       )
       .toBe(1);
-    // Time for it to look the page up (the old popup had shortened the tab by now).
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // It looks the page up (with the tags, for the form); the old popup shortened the tab right after.
+    await expect.poll(() => asked.some((line) => line.includes('tags.list')), { timeout: 10_000 }).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    server.app.server.off('request', record);
+    expect(asked.filter((line) => /links\.(create|upsert)|^POST \/api\/v1\/links/.test(line))).toEqual([]);
     expect(await linkTotal()).toBe(before);
     await page.close();
   });

@@ -1,9 +1,8 @@
 import path from 'node:path';
-import { createAccount, type TestAccount, type TestServer } from '@shortlinks/testing';
+import { createAccount, seedAcmeAccount, type TestAccount, type TestServer } from '@shortlinks/testing';
 import { afterAll, beforeAll, test } from 'vitest';
 import { configure, type ExtensionBrowser, launchExtensionBrowser, openPopupWindow, TOOLBAR_POPUP } from './browser.ts';
 import { startTestPages } from './pages.ts';
-import { recordSampleClicks, type SampleLink } from './sample-clicks.ts';
 import { startTestServer } from './test-server.ts';
 
 /**
@@ -28,27 +27,9 @@ beforeAll(async () => {
   ]);
   account = await createAccount(server);
   await configure(browser, server.origin, account.key);
-  const tag = async (name: string, color: string) => (await account.call('POST', '/tags', { name, color })).body.id as string;
-  const launch = await tag('Launch', 'indigo');
-  const social = await tag('Social', 'fuchsia');
-  const docsTag = await tag('Docs', 'cyan');
-  await tag('Internal', 'slate');
-  const links = [
-    ['Pricing page', 'https://acme.example.com/pricing', [launch], 'pricing', 38],
-    ['Spring launch announcement', 'https://blog.acme.example.com/2026/spring-launch', [launch, social], 'spring', 64],
-    ['API quick start', 'https://docs.acme.example.com/quick-start', [docsTag], 'quick-start', 27],
-    ['Conference talk slides', 'https://slides.example.org/acme-keynote', [social], undefined, 6],
-    ['Changelog', 'https://acme.example.com/changelog', [docsTag], 'changelog', 3],
-  ] as const;
-  const sample: SampleLink[] = [];
-  for (const [title, destination_url, tag_ids, slug, perDay] of links) {
-    const created = await account.call('POST', '/links', { title, destination_url, tag_ids, ...(slug ? { slug } : {}) });
-    // The launch: a spike nine days ago on the announcement, a smaller one on the pricing page.
-    const spike = slug === 'spring' ? { daysAgo: 9, times: 4 } : slug === 'pricing' ? { daysAgo: 9, times: 2.5 } : undefined;
-    sample.push({ id: created.body.id, perDay, ...(spike ? { spike } : {}) });
-    if (slug === 'spring') springId = created.body.id;
-  }
-  await recordSampleClicks(server, sample);
+  const acme = await seedAcmeAccount(server, account);
+  springId = acme.springLinkId;
+  const launch = acme.launchTagId;
   // A sale that has just ended, to show how an expired link looks.
   const saleEnds = Date.now() + 1_500;
   await account.call('POST', '/links', {

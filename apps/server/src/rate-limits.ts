@@ -24,8 +24,8 @@ export const clientAddress = (ip: string): string => {
   return address.length > ADDRESS_CHARS ? address.slice(0, ADDRESS_CHARS) : address;
 };
 
-/** The 429 of both transports; `statusCode` is for Fastify's own error handler (redirects). */
-function rateLimited(after: string, who: string): AppError {
+/** The 429 of both transports and of redirects; `statusCode` is for Fastify's own error handler. */
+export function rateLimited(after: string, who: string): AppError {
   return Object.assign(new AppError('RATE_LIMITED', `Too many requests ${who}; retry in ${after}`), { statusCode: 429 });
 }
 

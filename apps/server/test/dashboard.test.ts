@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
@@ -186,5 +186,28 @@ describe('building the dashboard on start', () => {
     const again = await ensureDashboardBuilt();
     expect(again.state).toBe('fresh');
     expect(again.ms).toBeLessThan(1_000);
+  });
+
+  test('a missing build is built, and a build made from other inputs is built again, whole', { timeout: 120_000 }, async () => {
+    const parent = await mkdtemp(path.join(tmpdir(), 'shortlinks-dashboard-'));
+    const outDir = path.join(parent, 'dist');
+    try {
+      const first = await ensureDashboardBuilt({ outDir });
+      expect(first).toMatchObject({ state: 'built' });
+      expect(await readFile(path.join(outDir, 'index.html'), 'utf8')).toContain('<div id="root">');
+      expect((await readFile(path.join(outDir, STAMP_FILE), 'utf8')).trim()).toBe(await inputsHash());
+      expect((await ensureDashboardBuilt({ outDir })).state).toBe('fresh');
+
+      // As after a `git pull` that changed a source: the stamp no longer matches the inputs.
+      await writeFile(path.join(outDir, STAMP_FILE), 'made-from-older-sources\n');
+      await writeFile(path.join(outDir, 'left-from-the-old-build.txt'), 'old');
+      expect((await ensureDashboardBuilt({ outDir })).state).toBe('built');
+      expect((await readFile(path.join(outDir, STAMP_FILE), 'utf8')).trim()).toBe(await inputsHash());
+      // The new build replaced the old folder; nothing of it, and no staging folder, is left.
+      expect(await readdir(outDir)).not.toContain('left-from-the-old-build.txt');
+      expect(await readdir(parent)).toEqual(['dist']);
+    } finally {
+      await rm(parent, { recursive: true, force: true });
+    }
   });
 });

@@ -41,6 +41,9 @@ describe('operating the server on the embedded database', () => {
     await waitFor(() => /slk_[A-Za-z0-9_-]{20,}/.test(first.output()), 60_000, 'the first key');
     const key = /slk_[A-Za-z0-9_-]{20,}/.exec(first.output())?.[0];
     expect(first.output()).toContain(`${base}/docs`);
+    // The dashboard: its address, and whether it was built or found up to date, and how fast.
+    expect(first.output()).toContain(`Dashboard:    ${base}/app`);
+    expect(first.output()).toMatch(/dashboard: (built in \d+\.\d s|up to date \(checked in \d+ ms\))/);
     const created = await fetch(`${base}/api/v1/links`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },

@@ -22,7 +22,11 @@ let quiet: { id: string; slug: string };
 let tagId: string;
 
 beforeAll(async () => {
-  [server, browser, destinations] = await Promise.all([startTestServer(), launchDashboardBrowser(), startDestinations()]);
+  [server, browser, destinations] = await Promise.all([
+    startTestServer({ countryHeader: 'cf-ipcountry' }),
+    launchDashboardBrowser(),
+    startDestinations(),
+  ]);
   account = await createAccount(server);
   const tag = (await account.call('POST', '/tags', { name: 'Campaign', color: 'cyan' })).body;
   tagId = tag.id;
@@ -39,12 +43,13 @@ beforeAll(async () => {
   ).body;
 
   // Visitors follow the short link in real browsers, through the server's real redirect: three on a
-  // desktop coming from a newsletter, two on a phone with no referrer.
-  for (const [userAgent, referer, times] of [
-    [DESKTOP, 'https://news.example.com/issue-12', 3],
-    [PHONE, undefined, 2],
+  // desktop in Germany coming from a newsletter, two on a phone in Japan with no referrer (the
+  // country as a trusted proxy in front would name it).
+  for (const [userAgent, referer, country, times] of [
+    [DESKTOP, 'https://news.example.com/issue-12', 'DE', 3],
+    [PHONE, undefined, 'JP', 2],
   ] as const) {
-    const visitor = await browser.browser.newContext({ userAgent });
+    const visitor = await browser.browser.newContext({ userAgent, extraHTTPHeaders: { 'cf-ipcountry': country } });
     const tab = await visitor.newPage();
     for (let i = 0; i < times; i++) {
       const response = await tab.goto(`${server.origin}/spring`, referer ? { referer } : {});
@@ -121,11 +126,20 @@ describe('clicks of visits through real redirects', () => {
       { value: null, clicks: 2 },
     ]);
     expect(await shown.breakdown('referrers')).toEqual(['news.example.com3 clicks', 'Direct / none2 clicks']);
-    expect(await shown.breakdown('browsers')).toEqual(
-      expected.breakdowns.browsers.map(
-        ({ value, clicks }: { value: string; clicks: number }) => `${value}${clicks} ${clicks === 1 ? 'click' : 'clicks'}`,
-      ),
-    );
+    // Countries by name, in the reader's language (the browser's: English here).
+    expect(expected.breakdowns.countries).toEqual([
+      { value: 'DE', clicks: 3 },
+      { value: 'JP', clicks: 2 },
+    ]);
+    expect(await shown.breakdown('countries')).toEqual(['Germany3 clicks', 'Japan2 clicks']);
+    const asShown = ({ value, clicks }: { value: string; clicks: number }) => `${value}${clicks} ${clicks === 1 ? 'click' : 'clicks'}`;
+    expect(expected.breakdowns.browsers.length).toBeGreaterThan(0);
+    expect(await shown.breakdown('browsers')).toEqual(expected.breakdowns.browsers.map(asShown));
+    expect(expected.breakdowns.operating_systems).toEqual([
+      { value: 'Linux', clicks: 3 },
+      { value: 'iOS', clicks: 2 },
+    ]);
+    expect(await shown.breakdown('operating_systems')).toEqual(expected.breakdowns.operating_systems.map(asShown));
 
     // Drawn with the analytics styles (a bundler that drops a side-effect-free barrel's CSS import would lose them).
     expect(

@@ -1,8 +1,7 @@
 import path from 'node:path';
-import { createAccount, type TestAccount, type TestServer } from '@shortlinks/testing';
+import { createAccount, seedAcmeAccount, type TestAccount, type TestServer } from '@shortlinks/testing';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, test } from 'vitest';
-import { recordSampleClicks, type SampleLink } from '../../extension/e2e/sample-clicks.ts';
 import { type DashboardBrowser, launchDashboardBrowser, signInWith } from './browser.ts';
 import { startTestServer } from './test-server.ts';
 
@@ -23,27 +22,7 @@ beforeAll(async () => {
   if (!enabled) return;
   [server, browser] = await Promise.all([startTestServer(), launchDashboardBrowser()]);
   account = await createAccount(server, { name: 'Acme', plan: 'team' });
-  const tag = async (name: string, color: string) => (await account.call('POST', '/tags', { name, color })).body.id as string;
-  const launch = await tag('Launch', 'indigo');
-  const social = await tag('Social', 'fuchsia');
-  const docsTag = await tag('Docs', 'cyan');
-  await tag('Internal', 'slate');
-  const links = [
-    ['Pricing page', 'https://acme.example.com/pricing', [launch], 'pricing', 38],
-    ['Spring launch announcement', 'https://blog.acme.example.com/2026/spring-launch', [launch, social], 'spring', 64],
-    ['API quick start', 'https://docs.acme.example.com/quick-start', [docsTag], 'quick-start', 27],
-    ['Conference talk slides', 'https://slides.example.org/acme-keynote', [social], undefined, 6],
-    ['Changelog', 'https://acme.example.com/changelog', [docsTag], 'changelog', 3],
-  ] as const;
-  const sample: SampleLink[] = [];
-  for (const [title, destination_url, tag_ids, slug, perDay] of links) {
-    const created = (await account.call('POST', '/links', { title, destination_url, tag_ids, ...(slug ? { slug } : {}) })).body;
-    // The launch: a spike nine days ago on the announcement, a smaller one on the pricing page.
-    const spike = slug === 'spring' ? { daysAgo: 9, times: 4 } : slug === 'pricing' ? { daysAgo: 9, times: 2.5 } : undefined;
-    sample.push({ id: created.id, perDay, ...(spike ? { spike } : {}) });
-    if (slug === 'spring') spring = created.id;
-  }
-  await recordSampleClicks(server, sample);
+  spring = (await seedAcmeAccount(server, account)).springLinkId;
 });
 afterAll(async () => {
   await browser?.close();
@@ -60,6 +39,8 @@ test.skipIf(!enabled)('dashboard screenshots', { timeout: 120_000 }, async () =>
   const page = await context.newPage();
   await signInWith(page, server.origin, account.key);
   await page.getByTestId('link-row').first().waitFor();
+  // The header's plan usage arrives with the account, after the list may have.
+  await page.getByTestId('usage-links').waitFor();
   await shoot(page, 'links');
 
   await page.goto(`${server.origin}/app/links/${spring}`);

@@ -35,6 +35,12 @@ describe('a fresh embedded PostgreSQL', () => {
     tempDir = await mkdtemp(path.join(systemTemp, 'shortlinks-tmpdir-'));
     await chmod(tempDir, 0o1777);
     const stopRecording = [recordFiles(tempDir, tempFiles), recordFiles(dataDir, dataDirEntries)];
+    // A file that lives far shorter than initdb's run (seconds), as the library's password file
+    // did: the recording must see it, or the first test below would pass having seen nothing.
+    const probe = path.join(tempDir, 'pg-password-probe');
+    await writeFile(probe, 'probe-secret', { mode: 0o644 });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await rm(probe);
     const previous = process.env.TMPDIR;
     process.env.TMPDIR = tempDir;
     try {
@@ -53,8 +59,9 @@ describe('a fresh embedded PostgreSQL', () => {
   }, CLUSTER_TIMEOUT);
 
   test('initdb leaves no file that other users can read with a database password in the temporary directory', async () => {
+    expect(tempFiles.some((file) => file.file.endsWith('pg-password-probe') && file.content === 'probe-secret')).toBe(true);
     const passwords = await passwordsIn(dataDir);
-    const files = [...tempFiles, ...(await filesIn(tempDir))];
+    const files = [...tempFiles, ...(await filesIn(tempDir))].filter((file) => !file.file.endsWith('pg-password-probe'));
     const exposed = files.filter((file) => (file.mode & 0o044) !== 0 && passwords.some((password) => file.content.includes(password)));
     expect(exposed).toEqual([]);
   });

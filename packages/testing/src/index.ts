@@ -9,5 +9,6 @@ export {
   type TestAccount,
   tagNames,
 } from './api-calls.ts';
+export { seedAcmeAccount, seedTwoPagesOfLinks } from './scenarios.ts';
 export { createTestDatabase } from './test-database.ts';
 export { GENEROUS_RATE_LIMITS, type HarnessBuildOptions, type HarnessOptions, type TestServer, testServers } from './test-server.ts';

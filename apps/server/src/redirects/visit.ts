@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { type ClickRecorder, countryCode, describeAgent, referrerHost, type VisitLimiter } from '@shortlinks/api/redirects';
+import { rateLimited } from '../rate-limits.ts';
 
 /**
  * What a short-link visit is answered with, shared by the two places that answer one: the fast
@@ -47,6 +48,6 @@ export function visitRefusal(visits: VisitLimiter, retryAfterSeconds: number) {
       'ratelimit-remaining': '0',
       'ratelimit-reset': String(retryAfterSeconds),
     },
-    body: { code: 'RATE_LIMITED', message: `Too many requests from this address; retry in ${retryAfterSeconds} seconds` } as const,
+    body: rateLimited(`${retryAfterSeconds} seconds`, 'from this address').toBody(),
   };
 }

@@ -1,4 +1,5 @@
 import type { LinkInput } from '@shortlinks/client';
+import { clipChars, LIMITS } from '@shortlinks/contract/rules';
 import type { FormError } from '@shortlinks/ui/errors';
 
 /** The "New link" form as its inputs hold it ('' is empty). */
@@ -20,9 +21,9 @@ export function titleFromDestination(destination: string): string {
   try {
     const url = new URL(destination);
     const path = url.pathname === '/' ? '' : url.pathname.replace(/\/+$/, '');
-    return `${url.host}${path}`.slice(0, 200);
+    return clipChars(`${url.host}${path}`, LIMITS.titleChars);
   } catch {
-    return destination.trim().slice(0, 200);
+    return clipChars(destination.trim(), LIMITS.titleChars);
   }
 }
 

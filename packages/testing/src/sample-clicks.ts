@@ -1,5 +1,5 @@
 import { describeAgent } from '@shortlinks/api/redirects';
-import type { TestServer } from '@shortlinks/testing';
+import type { TestServer } from './test-server.ts';
 
 /**
  * A month of believable clicks for the screenshots, recorded through the server's own click
