@@ -47,6 +47,8 @@ describe('signing in', () => {
     const page = await context.newPage();
     const response = await page.goto(`${server.origin}/app`);
     expect(response?.status()).toBe(200);
+    // After a moment asking the open dashboard tabs (none here) for the session's key.
+    await page.getByLabel('API key').waitFor();
     expect(await page.title()).toBe('Sign in · Shortlinks');
     expect(await page.getByLabel('API key').getAttribute('type')).toBe('password');
   });
@@ -67,7 +69,7 @@ describe('signing in', () => {
     expect(watch.requests.filter((url) => url.includes('slk_wrong_key_123'))).toEqual([]);
   });
 
-  test('by default the key lasts for this tab only: a reload keeps it, a new tab asks again', async () => {
+  test('by default the key lasts for the browser session: reloads and new tabs keep it while a dashboard tab is open', async () => {
     const { context } = await freshProfile();
     const page = await context.newPage();
     await signInWith(page, server.origin, account.key);
@@ -76,9 +78,34 @@ describe('signing in', () => {
     expect(page.url()).toBe(`${server.origin}/app`);
     await page.reload();
     await page.getByTestId('link-row').first().waitFor();
+
+    // A new tab is signed in by the open one (nothing on the device: localStorage stays empty).
     const other = await context.newPage();
-    await other.goto(`${server.origin}/app`);
-    await other.getByLabel('API key').waitFor();
+    await other.goto(`${server.origin}/app/overview`);
+    await other.getByRole('heading', { name: 'Overview' }).waitFor();
+    expect(await stored(other)).toEqual({ session: account.key, local: null });
+
+    // Every dashboard tab closed: nothing holds the key, the next tab asks for it.
+    await page.close();
+    await other.close();
+    const later = await context.newPage();
+    await later.goto(`${server.origin}/app`);
+    await later.getByLabel('API key').waitFor();
+    expect(await stored(later)).toEqual({ session: null, local: null });
+  });
+
+  test('signing out in one tab signs out every open tab', async () => {
+    const { context } = await freshProfile();
+    const first = await context.newPage();
+    await signInWith(first, server.origin, account.key);
+    await first.getByTestId('link-row').first().waitFor();
+    const second = await context.newPage();
+    await second.goto(`${server.origin}/app/tags`);
+    await second.getByRole('button', { name: 'Sign out' }).click();
+    await second.getByLabel('API key').waitFor();
+    await first.getByLabel('API key').waitFor();
+    expect(await first.getByRole('status').textContent()).toContain('signed out in another tab');
+    expect(await stored(first)).toEqual({ session: null, local: null });
   });
 
   test('"Remember on this device" keeps it for new tabs too; signing out removes it everywhere', async () => {
