@@ -1,4 +1,12 @@
-import { createAccount, seedTwoPagesOfLinks, type TestAccount, type TestServer } from '@shortlinks/testing';
+import {
+  createAccount,
+  filterAndSearchTwoPagesOfLinks,
+  linkRows,
+  seedTwoPagesOfLinks,
+  slugsShown,
+  type TestAccount,
+  type TestServer,
+} from '@shortlinks/testing';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { configure, type ExtensionBrowser, launchExtensionBrowser, screenshotAll } from './browser.ts';
@@ -29,19 +37,19 @@ beforeEach(({ task, onTestFailed }) => {
   onTestFailed(() => screenshotAll(browser.context, `manage-${task.name}`));
 });
 
-const rows = () => manage.getByTestId('link-row');
-const slugsShown = async () => rows().evaluateAll((items) => items.map((item) => item.getAttribute('data-slug')));
+const rows = () => linkRows(manage);
+const shownSlugs = () => slugsShown(manage);
 
 describe('manage page', () => {
   test('lists the links newest first, 20 a page, with click counts and the plan usage', async () => {
     await expect.poll(() => rows().count()).toBe(20);
-    expect((await slugsShown()).slice(0, 3)).toEqual(['offsite', 'pancakes', 'q3']);
+    expect((await shownSlugs()).slice(0, 3)).toEqual(['offsite', 'pancakes', 'q3']);
     expect(await manage.locator('[data-slug="pancakes"] .clicks strong').textContent()).toBe('3');
     expect(await manage.getByTestId('usage-tags').textContent()).toContain('2 of 25 tags');
     expect(await manage.getByTestId('usage-links').textContent()).toMatch(/^22/);
     await manage.getByRole('button', { name: 'Next' }).click();
     await expect.poll(() => rows().count()).toBe(2);
-    expect(await slugsShown()).toHaveLength(2);
+    expect(await shownSlugs()).toHaveLength(2);
     await manage.getByRole('button', { name: 'Previous' }).click();
     await expect.poll(() => rows().count()).toBe(20);
   });
@@ -69,18 +77,7 @@ describe('manage page', () => {
   });
 
   test('filters by tag and searches by title, address or slug', async () => {
-    await manage.getByLabel('Filter by tag').selectOption({ label: 'Work (2)' });
-    await expect.poll(slugsShown).toEqual(['offsite', 'q3']);
-    await manage.getByLabel('Filter by tag').selectOption({ label: 'All tags' });
-    await manage.getByLabel('Search links').fill('PANCAKE');
-    await expect.poll(slugsShown).toEqual(['pancakes']);
-    await manage.getByLabel('Search links').fill('example.org/filler/1');
-    // filler/1 and filler/10 … filler/19
-    await expect.poll(async () => (await slugsShown()).length).toBe(11);
-    await manage.getByLabel('Search links').fill('nothing like this');
-    await expect.poll(() => manage.getByText('No links match.').count()).toBe(1);
-    await manage.getByLabel('Search links').fill('');
-    await expect.poll(() => rows().count()).toBe(20);
+    await filterAndSearchTwoPagesOfLinks(manage);
   });
 
   test('edits a link with the same form as the popup', async () => {

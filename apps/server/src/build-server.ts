@@ -86,6 +86,9 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
 
   log = app.log;
   capConnections(app, connections.maxConnections);
+  // On the root: an answer given before its body came (a 401, a 429, a redirect) closes the
+  // connection, whichever route gave it.
+  closeAfterUnreadBody(app);
 
   await registerRateLimits(app, rateLimits);
   await app.register(healthPlugin, { orm });
@@ -121,7 +124,6 @@ async function apiScope(app: FastifyInstance, { services, baseUrl }: { services:
   await app.register(extensionCorsPlugin);
   // After CORS (a preflight needs no key), before everything that reads the caller.
   await app.register(authenticationPlugin, { services });
-  closeAfterUnreadBody(app);
   // Any method and path no plugin serves. A visitor's browser (GET or HEAD outside the API:
   // `/launch/`, `/a/b`) gets the same page as for an unknown slug; everything else, such as
   // `OPTIONS /api/v1/links` or `POST /x`, the API's error shape.

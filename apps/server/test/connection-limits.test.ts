@@ -125,6 +125,21 @@ describe('a request that does not arrive in time', () => {
     expect(elapsed).toBeLessThan(LIMITS.requestMs);
   });
 
+  test('a cached short link visited with a body that never comes: 302 at once, then the connection is closed, no 408', async () => {
+    const created = await account.call('POST', '/links', { title: 'Visited with a body', slug: 'visit-with-body', destination_url: 'https://example.com/with-body' });
+    expect(created.body).toMatchObject({ slug: 'visit-with-body' });
+    // The first visit caches the link: the next is one the fast path (src/redirects/fast-redirects.ts) would answer.
+    expect((await fetch(`${server.origin}/visit-with-body`, { redirect: 'manual' })).status).toBe(302);
+    const { received, elapsed, closedByServer } = await exchange(port, [
+      { send: head('GET', '/visit-with-body', { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0', 'content-length': 100 }) },
+    ]);
+
+    expect(closedByServer).toBe(true);
+    expect(statusLines(received)).toEqual(['HTTP/1.1 302']);
+    expect(received).toMatch(/\r\nconnection: close\r\n/i);
+    expect(elapsed).toBeLessThan(LIMITS.requestMs);
+  });
+
   test('a body trickling in, each byte in time but the whole too late, is cut off the same way', async () => {
     const body = JSON.stringify({ title: 'Trickled', destination_url: 'https://example.com/trickled' });
     const headers = { authorization: `Bearer ${account.key}`, 'content-type': 'application/json', 'content-length': body.length };

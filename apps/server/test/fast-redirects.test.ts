@@ -84,7 +84,7 @@ describe('a cached link is answered as the route answers it', () => {
     expect(after.headers['content-type']).toContain('text/html');
   });
 
-  test('a visit sending a body is answered by the route, and the connection is not kept waiting for it', async () => {
+  test('a visit sending a whole body is redirected too, by the route (one whose body never comes: connection-limits.test.ts)', async () => {
     await createLink(alice, { slug: 'with-body' });
     expect((await rawVisit(server.origin, '/with-body')).status).toBe(302);
     const answer = await rawVisit(server.origin, '/with-body', { headers: { 'content-type': 'text/plain' }, body: 'hello' });

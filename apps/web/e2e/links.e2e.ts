@@ -1,4 +1,12 @@
-import { createAccount, seedTwoPagesOfLinks, type TestAccount, type TestServer } from '@shortlinks/testing';
+import {
+  createAccount,
+  filterAndSearchTwoPagesOfLinks,
+  linkRows,
+  seedTwoPagesOfLinks,
+  slugsShown,
+  type TestAccount,
+  type TestServer,
+} from '@shortlinks/testing';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { type DashboardBrowser, launchDashboardBrowser, type PageWatch, screenshotAll, signInWith } from './browser.ts';
@@ -28,8 +36,8 @@ beforeEach(({ task, onTestFailed }) => {
   onTestFailed(() => screenshotAll(context, `links-${task.name}`));
 });
 
-const rows = () => page.getByTestId('link-row');
-const slugsShown = async () => rows().evaluateAll((items) => items.map((item) => item.getAttribute('data-slug')));
+const rows = () => linkRows(page);
+const shownSlugs = () => slugsShown(page);
 const linkBySlug = async (slug: string) =>
   (await account.call('GET', '/links?per_page=100')).body.links.find((item: { slug: string }) => item.slug === slug);
 
@@ -37,7 +45,7 @@ describe('the links view', () => {
   test('is the home view: newest first, 20 a page, with the plan usage in the header', async () => {
     expect(await page.title()).toBe('Links · Shortlinks');
     await expect.poll(() => rows().count()).toBe(20);
-    expect((await slugsShown()).slice(0, 3)).toEqual(['offsite', 'pancakes', 'q3']);
+    expect((await shownSlugs()).slice(0, 3)).toEqual(['offsite', 'pancakes', 'q3']);
     expect(await page.getByTestId('usage-links').textContent()).toMatch(/^22 of 1,000 links/);
     expect(await page.getByTestId('usage-tags').textContent()).toContain('2 of 25 tags');
     await page.getByRole('button', { name: 'Next' }).click();
@@ -47,17 +55,7 @@ describe('the links view', () => {
   });
 
   test('filters by tag and searches by title, address or slug', async () => {
-    await page.getByLabel('Filter by tag').selectOption({ label: 'Work (2)' });
-    await expect.poll(slugsShown).toEqual(['offsite', 'q3']);
-    await page.getByLabel('Filter by tag').selectOption({ label: 'All tags' });
-    await page.getByLabel('Search links').fill('PANCAKE');
-    await expect.poll(slugsShown).toEqual(['pancakes']);
-    await page.getByLabel('Search links').fill('example.org/filler/1');
-    await expect.poll(async () => (await slugsShown()).length).toBe(11);
-    await page.getByLabel('Search links').fill('nothing like this');
-    await expect.poll(() => page.getByText('No links match.').count()).toBe(1);
-    await page.getByLabel('Search links').fill('');
-    await expect.poll(() => rows().count()).toBe(20);
+    await filterAndSearchTwoPagesOfLinks(page);
   });
 
   test('creates a link with its own slug and tags, new and existing', async () => {
@@ -73,8 +71,8 @@ describe('the links view', () => {
     await form.getByLabel('Tags').press('Enter');
     await form.getByRole('button', { name: 'Create link' }).click();
     await expect.poll(() => page.locator('.banner.created').textContent()).toContain('https://sho.rt/spring');
-    await expect.poll(slugsShown).toContain('spring');
-    expect((await slugsShown())[0]).toBe('spring');
+    await expect.poll(shownSlugs).toContain('spring');
+    expect((await shownSlugs())[0]).toBe('spring');
     const stored = await linkBySlug('spring');
     expect(stored).toMatchObject({ title: 'Spring launch', destination_url: 'https://example.org/spring-launch' });
     expect(stored.tags.map((tag: { name: string }) => tag.name).sort()).toEqual(['Launch', 'Work']);

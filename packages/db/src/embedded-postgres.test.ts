@@ -2,13 +2,13 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, statSync, watch } from 'node:fs';
 import { chmod, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type EmbeddedDatabase, startEmbeddedPostgres } from './embedded-postgres.ts';
+import { type EmbeddedDatabase, freePort, startEmbeddedPostgres } from './embedded-postgres.ts';
 import { importWithoutSignalHandlers } from './embedded-postgres-library.ts';
+import { withClient } from './embedded-roles.ts';
 import { migrationsList } from './migrations/index.ts';
 import { createOrm, migrate } from './orm.ts';
 
@@ -291,28 +291,7 @@ async function passwordsIn(dataDir: string): Promise<string[]> {
   return passwords;
 }
 
-async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
 function required<T>(value: T | undefined): T {
   if (value === undefined) throw new Error('missing: the cluster did not start');
   return value;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }

@@ -210,7 +210,8 @@ async function stopProcess(pid: number): Promise<void> {
   process.kill(pid, 'SIGKILL');
 }
 
-async function freePort(): Promise<number> {
+/** A loopback port free right now (the cluster's, and tests' other listeners'). */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

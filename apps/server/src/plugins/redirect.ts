@@ -22,8 +22,9 @@ type SlugRequest = FastifyRequest<{ Params: { slug: string } }>;
  * can never shadow them. Nothing here writes to the database: clicks are buffered.
  *
  * Cached links are answered before Fastify (redirects/fast-redirects.ts); this route answers the
- * rest: links not cached yet, unknown and expired ones, and refused visits of those. It runs no
- * hook, and for a cached slug stays synchronous (docs/performance.md).
+ * rest: links not cached yet, unknown and expired ones, and refused visits of those. Its only hook
+ * is the root's closing of a connection whose body never came (connection-limits.ts); for a cached
+ * slug it stays synchronous (docs/performance.md).
  */
 export async function redirectPlugin(app: FastifyInstance, { services, countryHeader, visits }: RedirectPluginOptions) {
   const { redirects, clicks } = services;
