@@ -126,7 +126,11 @@ describe('a request that does not arrive in time', () => {
   });
 
   test('a cached short link visited with a body that never comes: 302 at once, then the connection is closed, no 408', async () => {
-    const created = await account.call('POST', '/links', { title: 'Visited with a body', slug: 'visit-with-body', destination_url: 'https://example.com/with-body' });
+    const created = await account.call('POST', '/links', {
+      title: 'Visited with a body',
+      slug: 'visit-with-body',
+      destination_url: 'https://example.com/with-body',
+    });
     expect(created.body).toMatchObject({ slug: 'visit-with-body' });
     // The first visit caches the link: the next is one the fast path (src/redirects/fast-redirects.ts) would answer.
     expect((await fetch(`${server.origin}/visit-with-body`, { redirect: 'manual' })).status).toBe(302);
