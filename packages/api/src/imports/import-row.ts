@@ -1,0 +1,45 @@
+/**
+ * What an import file gives, whichever tool wrote it: the file formats (`formats/`) read rows into
+ * these, and the import (`pnpm shortlinks import`) applies them under the API's rules.
+ */
+
+/** One link read from an import file, in our words; what the file does not carry is absent. */
+export interface ImportedLink {
+  slug?: string;
+  destination_url: string;
+  title?: string;
+  tag_names?: string[];
+  external_id?: string;
+  comments?: string;
+  /** Unix milliseconds. */
+  expires_at?: number;
+  expiration_url?: string;
+  /** Unix milliseconds; kept, so the link keeps its age. */
+  created_at?: number;
+}
+
+/** Why a row could not be read: reported with its row number, never applied. */
+export interface RowProblem {
+  /** The API's error code where one fits (VALIDATION_ERROR), or an import's own (PASSWORD_PROTECTED). */
+  code: string;
+  message: string;
+  field?: string;
+}
+
+/** One row of the file: the link it holds, or why it holds none. `row` is how a person finds it in the file. */
+export type ImportRow = { row: number; link: ImportedLink } | { row: number; problem: RowProblem };
+
+/** The formats an import reads; detected from the file itself unless the operator names one. */
+export const IMPORT_FORMATS = [
+  'shortlinks-csv',
+  'shortlinks-jsonl',
+  'shlink-csv',
+  'shlink-import-csv',
+  'bitly-json',
+  'bitly-csv',
+  'kutt-json',
+  'yourls-json',
+  'yourls-csv',
+] as const;
+
+export type ImportFormat = (typeof IMPORT_FORMATS)[number];
