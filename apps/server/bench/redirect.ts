@@ -3,6 +3,9 @@
  * In one run, on the embedded PostgreSQL with 10,000 links:
  *   - server: the real server (`buildServer`): cache lookup, click recording, headers;
  *   - bare:   a bare node:http server answering 302 from an in-memory Map of the same slugs.
+ * The server runs as `npm start` runs it: at the default log level (info: a JSON line per
+ * redirect), written to a file through the server's own log destination (BENCH_LOG_SYNC=1 writes
+ * them synchronously instead, as before; BENCH_LOG_LEVEL sets another level).
  * Both get the same load: 50 connections cycling through 2,000 distinct slugs, with a browser
  * User-Agent (so every redirect is a counted click), in interleaved rounds (alternating which goes
  * first); medians are reported, and the ratio is the median of the rounds' ratios.
