@@ -20,7 +20,10 @@ export async function* readBitlyJson(source: TextSource): AsyncGenerator<ImportR
 function bitlink(item: Record<string, unknown>) {
   const custom = jsonTextList(item, 'custom_bitlinks')?.[0];
   return {
-    slug: custom !== undefined ? slugOfShortUrl(custom, 'custom_bitlinks') : slugOfShortUrl(jsonText(item, 'link') ?? jsonText(item, 'id'), 'link'),
+    slug:
+      custom !== undefined
+        ? slugOfShortUrl(custom, 'custom_bitlinks')
+        : slugOfShortUrl(jsonText(item, 'link') ?? jsonText(item, 'id'), 'link'),
     destination_url: required(jsonText(item, 'long_url'), 'long_url'),
     title: jsonText(item, 'title'),
     tag_names: jsonTextList(item, 'tags'),

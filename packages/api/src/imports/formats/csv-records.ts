@@ -1,5 +1,5 @@
 import { pipeline, Readable } from 'node:stream';
-import { CsvError, parse } from 'csv-parse';
+import { type CsvError, parse } from 'csv-parse';
 import type { RowProblem } from '../import-row';
 import { ImportFileError } from './errors';
 import { type TextSource, textChunks } from './text';
@@ -25,39 +25,54 @@ const LINE_BREAK = /\r\n|\r|\n/g;
  */
 export async function* csvRecords(source: TextSource, reading: CsvReading): AsyncGenerator<CsvRow> {
   const { delimiter, chunks } = await pickDelimiter(textChunks(source), reading.delimiters ?? [',']);
+  // Bad quoting is skipped by csv-parse (rather than thrown, which would drop the records it had
+  // already parsed) and noted with how many records came before it: reading stops there.
+  let failure: { error: CsvError; after: number } | undefined;
+  const parser = parse({
+    delimiter,
+    bom: true,
+    info: true,
+    skip_empty_lines: true,
+    relax_column_count: true,
+    relax_quotes: true,
+    skip_records_with_error: true,
+    on_skip: (error) => {
+      if (error !== undefined) failure ??= { error, after: parser.info.records };
+      return undefined;
+    },
+  });
   // pipeline, not pipe: a read error of the file reaches the loop instead of leaving it waiting.
-  const records = pipeline(
-    Readable.from(chunks),
-    parse({ delimiter, bom: true, info: true, skip_empty_lines: true, relax_column_count: true, relax_quotes: true }),
-    () => {},
-  );
+  const records = pipeline(Readable.from(chunks), parser, () => {}) as AsyncIterable<{ record: string[]; info: { empty_lines: number } }>;
   let header: string[] | undefined;
   let linesBefore = 0;
-  try {
-    for await (const { record, info } of records as AsyncIterable<{ record: string[]; info: { empty_lines: number } }>) {
-      const line = 1 + linesBefore + info.empty_lines;
-      linesBefore += 1 + record.reduce((breaks, value) => breaks + (value.match(LINE_BREAK)?.length ?? 0), 0);
-      if (header === undefined) {
-        header = record.map((name) => reading.columnName(name));
-        continue;
-      }
-      if (record.slice(header.length).some((value) => value !== '')) {
-        yield {
-          line,
-          problem: { code: 'MALFORMED_ROW', message: `the record has ${record.length} cells where the header has ${header.length}` },
-        };
-        continue;
-      }
-      const cells: Record<string, string> = {};
-      header.forEach((name, index) => {
-        cells[name] = record[index] ?? '';
-      });
-      yield { line, cells };
+  let emptyLines = 0;
+  let seen = 0;
+  for await (const { record, info } of records) {
+    if (failure !== undefined && seen >= failure.after) break;
+    seen += 1;
+    emptyLines = info.empty_lines;
+    const line = 1 + linesBefore + emptyLines;
+    linesBefore += 1 + record.reduce((breaks, value) => breaks + (value.match(LINE_BREAK)?.length ?? 0), 0);
+    if (header === undefined) {
+      header = record.map((name) => reading.columnName(name));
+      continue;
     }
-  } catch (error) {
-    if (!(error instanceof CsvError)) throw error;
-    const line = 1 + linesBefore;
-    throw new ImportFileError('MALFORMED_FILE', `the CSV cannot be read from line ${line} on: ${error.message}`, line);
+    if (record.slice(header.length).some((value) => value !== '')) {
+      yield {
+        line,
+        problem: { code: 'MALFORMED_ROW', message: `the record has ${record.length} cells where the header has ${header.length}` },
+      };
+      continue;
+    }
+    const cells: Record<string, string> = {};
+    header.forEach((name, index) => {
+      cells[name] = record[index] ?? '';
+    });
+    yield { line, cells };
+  }
+  if (failure !== undefined) {
+    const line = 1 + linesBefore + emptyLines;
+    throw new ImportFileError('MALFORMED_FILE', `the CSV cannot be read from line ${line} on: ${failure.error.message}`, line);
   }
 }
 

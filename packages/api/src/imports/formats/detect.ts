@@ -33,33 +33,37 @@ function jsonFormat(keys: Map<string, Held>): ImportFormat | undefined {
 /** The keys of the first top-level object and what each holds, read as far as the head goes. */
 async function topLevelKeys(head: string): Promise<Map<string, Held>> {
   const keys = new Map<string, Held>();
-  const tokens = Readable.from([head]).pipe(parser.asStream({ jsonStreaming: true, streamValues: false })) as AsyncIterable<{
-    name: string;
-    value?: unknown;
-  }>;
   let depth = 0;
   let key: string | undefined;
   const hold = (held: Held) => {
     if (depth === 1 && key !== undefined) keys.set(key, held);
     key = undefined;
   };
-  try {
-    for await (const token of tokens) {
+  // Tokens are taken as they come ('data'), not by iterating: the head usually ends inside the
+  // document, and the parser's error would drop tokens still buffered.
+  const tokens = Readable.from([head]).pipe(parser.asStream({ jsonStreaming: true, streamValues: false }));
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      tokens.destroy();
+      resolve();
+    };
+    tokens.on('data', (token: { name: string; value?: unknown }) => {
       if (token.name === 'startObject' || token.name === 'startArray') {
         hold(token.name === 'startObject' ? 'object' : 'array');
         depth += 1;
       } else if (token.name === 'endObject' || token.name === 'endArray') {
         depth -= 1;
-        if (depth === 0) break;
+        if (depth === 0) done();
       } else if (token.name === 'keyValue') {
         if (depth === 1) key = String(token.value);
       } else if (token.name.endsWith('Value')) {
         hold('value');
       }
-    }
-  } catch {
-    // The head ends inside the document: what was read decides.
-  }
+    });
+    tokens.on('error', done);
+    tokens.on('end', done);
+    tokens.on('close', done);
+  });
   return keys;
 }
 

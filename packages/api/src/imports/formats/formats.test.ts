@@ -65,7 +65,13 @@ describe('import formats: each tool’s own file', () => {
       { row: 3, link: { slug: 'x7Kp2', destination_url: 'https://example.com/a,b', created_at: at('2024-03-06T08:01:00Z') } },
       {
         row: 4,
-        link: { slug: 'notes', destination_url: 'https://example.com/notes', title: 'Two\nlines', tag_names: ['docs'], created_at: at('2024-03-07T18:45:30Z') },
+        link: {
+          slug: 'notes',
+          destination_url: 'https://example.com/notes',
+          title: 'Two\nlines',
+          tag_names: ['docs'],
+          created_at: at('2024-03-07T18:45:30Z'),
+        },
       },
     ]);
   });
@@ -76,7 +82,13 @@ describe('import formats: each tool’s own file', () => {
     expect(await collect(rows)).toEqual([
       {
         row: 2,
-        link: { slug: 'abc', destination_url: 'https://example.com/', title: 'Example', tag_names: ['one', 'two'], created_at: at('2022-04-02T08:00:00Z') },
+        link: {
+          slug: 'abc',
+          destination_url: 'https://example.com/',
+          title: 'Example',
+          tag_names: ['one', 'two'],
+          created_at: at('2022-04-02T08:00:00Z'),
+        },
       },
       { row: 3, link: { slug: 'café', destination_url: 'https://example.com/cafe', created_at: at('2022-04-03T09:30:00Z') } },
     ]);
@@ -100,7 +112,13 @@ describe('import formats: each tool’s own file', () => {
       created_at: at('2024-03-05T14:22:10Z'),
     },
     { slug: '4QwErTy', destination_url: 'https://example.com/blog/post?id=7', created_at: at('2024-03-06T08:00:00Z') },
-    { slug: '2ZxCvBn', destination_url: 'https://example.com/archive', title: 'Old page', tag_names: ['archive'], created_at: at('2023-12-31T23:59:59Z') },
+    {
+      slug: '2ZxCvBn',
+      destination_url: 'https://example.com/archive',
+      title: 'Old page',
+      tag_names: ['archive'],
+      created_at: at('2023-12-31T23:59:59Z'),
+    },
   ];
 
   it('Bitly API pages saved one after another: the custom bitlink’s path, else the link’s; row = position across pages', async () => {
@@ -128,18 +146,35 @@ describe('import formats: each tool’s own file', () => {
     const { format, rows } = await readImportFile(samplePath('kutt-links.json'));
     expect(format).toBe('kutt-json');
     expect(await collect(rows)).toEqual([
-      { row: 1, link: { slug: 'docs', destination_url: 'https://example.com/docs', title: 'Documentation', created_at: at('2024-03-05T14:22:10Z') } },
+      {
+        row: 1,
+        link: { slug: 'docs', destination_url: 'https://example.com/docs', title: 'Documentation', created_at: at('2024-03-05T14:22:10Z') },
+      },
       {
         row: 2,
-        link: { slug: 'promo', destination_url: 'https://example.com/promo', expires_at: at('2025-01-01T00:00:00Z'), created_at: at('2024-03-06T09:00:00Z') },
+        link: {
+          slug: 'promo',
+          destination_url: 'https://example.com/promo',
+          expires_at: at('2025-01-01T00:00:00Z'),
+          created_at: at('2024-03-06T09:00:00Z'),
+        },
       },
       {
         row: 3,
-        problem: { code: 'PASSWORD_PROTECTED', message: 'the link is password-protected on Kutt; its password cannot be exported', field: 'password' },
+        problem: {
+          code: 'PASSWORD_PROTECTED',
+          message: 'the link is password-protected on Kutt; its password cannot be exported',
+          field: 'password',
+        },
       },
       {
         row: 4,
-        link: { slug: 'sqlite', destination_url: 'https://example.com/sqlite', expires_at: at('2025-06-30T18:00:00Z'), created_at: at('2024-03-08T08:30:00Z') },
+        link: {
+          slug: 'sqlite',
+          destination_url: 'https://example.com/sqlite',
+          expires_at: at('2025-06-30T18:00:00Z'),
+          created_at: at('2024-03-08T08:30:00Z'),
+        },
       },
     ]);
   });
@@ -148,7 +183,15 @@ describe('import formats: each tool’s own file', () => {
     const { format, rows } = await readImportFile(samplePath('yourls-stats.json'));
     expect(format).toBe('yourls-json');
     expect(await collect(rows)).toEqual([
-      { row: 1, link: { slug: 'ozh', destination_url: 'https://ozh.org/', title: 'Ozh RICHARD « planetOzh »', created_at: at('2024-03-05T14:22:10Z') } },
+      {
+        row: 1,
+        link: {
+          slug: 'ozh',
+          destination_url: 'https://ozh.org/',
+          title: 'Ozh RICHARD « planetOzh »',
+          created_at: at('2024-03-05T14:22:10Z'),
+        },
+      },
       { row: 2, link: { slug: '1', destination_url: 'https://yourls.org/docs?x=1&y=2', created_at: at('2024-03-06T00:00:00Z') } },
     ]);
   });

@@ -39,7 +39,10 @@ export const IMPORT_FORMAT_READERS: Record<ImportFormat, (source: TextSource) =>
  * streamed from disk so memory stays flat whatever the file's size. Throws ImportFileError when the
  * file cannot be opened or its format cannot be told; a row that cannot be read is a row problem.
  */
-export async function readImportFile(path: string, format?: ImportFormat): Promise<{ format: ImportFormat; rows: AsyncIterable<ImportRow> }> {
+export async function readImportFile(
+  path: string,
+  format?: ImportFormat,
+): Promise<{ format: ImportFormat; rows: AsyncIterable<ImportRow> }> {
   const head = await readHead(path);
   const chosen = format ?? (await detectImportFormat(head));
   if (chosen === undefined) {

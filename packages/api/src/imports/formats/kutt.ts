@@ -15,7 +15,11 @@ import { jsonText, refuse, required, timestamp } from './values';
 export function readKuttJson(source: TextSource): AsyncGenerator<ImportRow> {
   return rowsOfJsonItems(jsonItems(source, /^data\.\d+$/), (item) => {
     if (item.password === true) {
-      refuse({ code: 'PASSWORD_PROTECTED', message: 'the link is password-protected on Kutt; its password cannot be exported', field: 'password' });
+      refuse({
+        code: 'PASSWORD_PROTECTED',
+        message: 'the link is password-protected on Kutt; its password cannot be exported',
+        field: 'password',
+      });
     }
     if (item.banned === true) {
       refuse({ code: 'LINK_BANNED', message: 'the link is banned on Kutt', field: 'banned' });

@@ -12,9 +12,7 @@ import { cell, jsonText, jsonTextList, required, timestamp } from './values';
  */
 export function readShortlinksCsv(source: TextSource): AsyncGenerator<ImportRow> {
   const records = csvRecords(source, { columnName: (name) => name.trim().toLowerCase() });
-  return rowsOfCsv(records, (cells) =>
-    linkOf((key) => cell(cells[key]), splitEscapedTags(cells.tags ?? '')),
-  );
+  return rowsOfCsv(records, (cells) => linkOf((key) => cell(cells[key]), splitEscapedTags(cells.tags ?? '')));
 }
 
 export function readShortlinksJsonl(source: TextSource): AsyncGenerator<ImportRow> {

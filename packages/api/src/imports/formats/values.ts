@@ -50,8 +50,7 @@ export function required(value: string | undefined, field: string): string {
 
 // ISO 8601 as the tools write it: `2026-11-23T05:30:00.000Z`, `2024-03-05T14:22:10+0000` (Bitly),
 // `2024-03-05T14:22:10+00:00` (Shlink), and `2024-03-05 14:22:10` without a zone (YOURLS, Kutt on SQLite).
-const TIMESTAMP =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
+const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
 
 /**
  * Unix milliseconds of a timestamp; a time without a zone is UTC (YOURLS keeps UTC, Kutt on SQLite
