@@ -1,5 +1,6 @@
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { readImportFile } from './index';
+import { readBitlyJson, readImportFile } from './index';
 import { at, collect, samplePath } from './test-support';
 
 /** Each tool's sample file: detected as that tool's format, every row mapped exactly, row numbers as a person finds them. */
@@ -125,6 +126,15 @@ describe('import formats: each tool’s own file', () => {
     const { format, rows } = await readImportFile(samplePath('bitly-bitlinks-pages.json'));
     expect(format).toBe('bitly-json');
     expect(await collect(rows)).toEqual(bitlinks.map((link, index) => ({ row: index + 1, link })));
+  });
+
+  it('Bitly API pages pretty-printed (as `jq .` saves them) read the same', async () => {
+    const pages = (await readFile(samplePath('bitly-bitlinks-pages.json'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((page) => JSON.stringify(JSON.parse(page), null, 2))
+      .join('\n');
+    expect(await collect(readBitlyJson(pages))).toEqual(bitlinks.map((link, index) => ({ row: index + 1, link })));
   });
 
   it('Bitly bitlinks one a line: row = line', async () => {

@@ -20,7 +20,7 @@ export async function* jsonItems(source: TextSource, path: RegExp): AsyncGenerat
   // pipeline, not pipe: an error anywhere (a read error, JSON that does not parse) reaches the loop.
   const items = pipeline(
     Readable.from(textChunks(source)),
-    parser.asStream({ jsonStreaming: true }),
+    parser.asStream({ jsonStreaming: true, streamValues: false }),
     pick.asStream({ filter: path }),
     streamValues.asStream(),
     () => {},
