@@ -32,32 +32,41 @@ function bitlink(item: Record<string, unknown>) {
   };
 }
 
-/** A file of bitlinks one a line has a bitlink (`long_url`) on its first line; pages do not. */
+/**
+ * Pages or one bitlink a line, from the first line: a page (`{"links": ...}` whole on the line, or
+ * a pretty-printed page's opening `{`, or a line too long for a bitlink) means pages; anything else
+ * is read line by line, so a bad first line is reported as that row rather than hiding the rest.
+ */
 async function bitlinksOnePerLine(chunks: AsyncGenerator<string>): Promise<{ lineByLine: boolean; chunks: AsyncGenerator<string> }> {
   const seen: string[] = [];
-  let firstLine = '';
+  let firstLine: string | undefined;
+  let text = '';
   for await (const chunk of chunks) {
     seen.push(chunk);
-    const text = seen.join('').trimStart();
-    const end = text.indexOf('\n');
-    if (end >= 0 || text.length > 1_048_576) {
-      firstLine = end >= 0 ? text.slice(0, end) : '';
+    text += chunk;
+    const start = text.search(/\S/);
+    const end = start < 0 ? -1 : text.indexOf('\n', start);
+    if (end >= 0) {
+      firstLine = text.slice(start, end).trim();
       break;
     }
-    firstLine = text;
+    if (text.length > 1_048_576) break;
   }
-  let lineByLine = false;
-  try {
-    const first = JSON.parse(firstLine) as unknown;
-    lineByLine = typeof first === 'object' && first !== null && 'long_url' in first;
-  } catch {
-    lineByLine = false;
-  }
+  firstLine ??= text.length > 1_048_576 ? undefined : text.trim();
   async function* replay() {
     yield* seen;
     yield* chunks;
   }
-  return { lineByLine, chunks: replay() };
+  return { lineByLine: firstLine !== undefined && !isPageStart(firstLine), chunks: replay() };
+}
+
+function isPageStart(line: string): boolean {
+  try {
+    const value = JSON.parse(line) as unknown;
+    return typeof value === 'object' && value !== null && 'links' in value;
+  } catch {
+    return /^\{\s*("links"\s*:.*)?$/.test(line);
+  }
 }
 
 /** The names Bitly's web app and hand-made files give each column (matched ignoring case, `_` and spaces). */

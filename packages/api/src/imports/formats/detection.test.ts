@@ -61,6 +61,11 @@ describe('import formats: detection', () => {
     await expect(readImportFile('/nonexistent/links.csv')).rejects.toMatchObject({ code: 'UNREADABLE_FILE' });
   });
 
+  it('a file that is not UTF-8 (a Latin-1 CSV from a spreadsheet) is refused, not imported garbled', async () => {
+    const path = await fileWith('latin1.csv', Buffer.from('source,target,hits\r\n/caf\xe9/,https://example.com/,1\r\n', 'latin1'));
+    await expect(readImportFile(path)).rejects.toMatchObject({ code: 'MALFORMED_FILE', message: expect.stringContaining('not UTF-8') });
+  });
+
   it('a forced format wins over detection: "Long URL,Title" reads as Shlink’s importer when named', async () => {
     const path = await fileWith('links.csv', 'Long URL,Title,Short URL\nhttps://example.com,Home,https://s.test/home\n');
     const detected = await readImportFile(path);

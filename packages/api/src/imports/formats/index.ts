@@ -61,7 +61,15 @@ async function readHead(path: string): Promise<string> {
   try {
     const buffer = Buffer.alloc(DETECTION_BYTES);
     const { bytesRead } = await file.read(buffer, 0, DETECTION_BYTES, 0);
-    return new TextDecoder('utf-8').decode(buffer.subarray(0, bytesRead), { stream: true });
+    try {
+      // `stream`: a character cut by the 64 KiB limit is not an error.
+      return new TextDecoder('utf-8', { fatal: true }).decode(buffer.subarray(0, bytesRead), { stream: true });
+    } catch {
+      throw new ImportFileError(
+        'MALFORMED_FILE',
+        `${path} is not UTF-8 text: save it as UTF-8 (a spreadsheet's "CSV UTF-8") and import it again`,
+      );
+    }
   } finally {
     await file.close();
   }

@@ -84,6 +84,23 @@ describe('import formats: rows that cannot be read are reported with their row n
     });
   });
 
+  it('Bitly one a line: a broken first line is that row’s problem, the lines after it are still read', async () => {
+    const lines = '{"link":"https://bit.ly/a","long_url":"https://exa\n{"link":"https://bit.ly/b","long_url":"https://example.com/b"}\n';
+    const rows = await collect(readBitlyJson(lines));
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toMatchObject({ row: 1, problem: { code: 'MALFORMED_ROW' } });
+    expect(rows[1]).toEqual({ row: 2, link: { slug: 'b', destination_url: 'https://example.com/b' } });
+  });
+
+  it('Kutt: pages saved one after another are numbered on across pages', async () => {
+    const page = (skip: number, address: string) =>
+      `{"total":2,"limit":1,"skip":${skip},"data":[{"address":"${address}","banned":false,"password":false,"target":"https://example.com/${address}"}]}`;
+    expect(await collect(readKuttJson(`${page(0, 'a')}\n${page(1, 'b')}\n`))).toEqual([
+      { row: 1, link: { slug: 'a', destination_url: 'https://example.com/a' } },
+      { row: 2, link: { slug: 'b', destination_url: 'https://example.com/b' } },
+    ]);
+  });
+
   it('Kutt: a link its admins banned is reported, not brought back', async () => {
     const list =
       '{"total":1,"limit":10,"skip":0,"data":[{"address":"bad","banned":true,"password":false,"target":"https://example.com/malware"}]}';
