@@ -11,6 +11,7 @@ import type { TRPCRouterRecord } from '@trpc/server';
 import { z } from 'zod';
 import { pathParam } from '../path-param.ts';
 import { authedProcedure } from '../trpc.ts';
+import { linksBulkRouter } from './links-bulk.ts';
 
 const tags = ['Links'];
 const linkRef = z.strictObject({ id: LinkRefSchema });
@@ -28,6 +29,9 @@ const CREATE_ERRORS = [
 ] as const;
 
 export const linksRouter = {
+  // First: REST picks the first procedure whose path matches, and `/links/{id}` matches `/links/bulk`.
+  ...linksBulkRouter,
+
   create: authedProcedure({
     openapi: { method: 'POST', path: '/links', tags, summary: 'Create a link', protect: true, successDescription: 'The new link' },
     success: 201,
