@@ -10,7 +10,13 @@ import { AppError, toAppError, toTRPCError } from './errors.ts';
  * `{ bulk }` for a bulk call, which answers from its per-item results: `bulk` (201 or 200) when
  * every item was done, 207 when some were, 422 when none was (docs/api-decisions.md).
  */
-export type SuccessStatus = 200 | 201 | 204 | 'createdOrFound' | { bulk: 200 | 201 };
+export type SuccessStatus = 200 | 201 | 204 | 'createdOrFound' | BulkSuccess;
+
+/** A bulk call's success: its status when every item was done, and the errors an item may get. */
+export interface BulkSuccess {
+  bulk: 200 | 201;
+  itemErrors: readonly ErrorCode[];
+}
 
 /** The status of a bulk call whose items were all done, some, or none. */
 export const BULK_SOME_DONE = 207;

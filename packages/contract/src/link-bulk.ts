@@ -28,7 +28,9 @@ const itemCount = (what: string) => `${what} must hold 1 to ${LIMITS.bulkItems} 
 
 /** The links a bulk call names: `lnk_` ids or `ext_` + external id, each once. */
 const linkRefList = z
-  .array(LinkRefSchema, { error: 'ids must be an array of link ids' })
+  .array(LinkRefSchema.meta({ description: 'A `lnk_` id, or `ext_` followed by the external_id (as it is, not URL-encoded).' }), {
+    error: 'ids must be an array of link ids',
+  })
   .min(1, itemCount('ids'))
   .max(LIMITS.bulkItems, itemCount('ids'))
   .superRefine((ids, ctx) => {

@@ -9,6 +9,7 @@ import {
 } from '@shortlinks/contract';
 import type { TRPCRouterRecord } from '@trpc/server';
 import { authedProcedure } from '../trpc.ts';
+import { CREATE_ERRORS, DELETE_ERRORS, UPDATE_ERRORS } from './link-errors.ts';
 
 const tags = ['Links'];
 const path = '/links/bulk';
@@ -22,7 +23,7 @@ const ANSWERS =
 export const linksBulkRouter = {
   bulkCreate: authedProcedure({
     openapi: { method: 'POST', path, tags, summary: `Create 1 to ${LIMITS.bulkItems} links`, description: ANSWERS, protect: true },
-    success: { bulk: 201 },
+    success: { bulk: 201, itemErrors: CREATE_ERRORS },
     errors: ['VALIDATION_ERROR'],
     bodyItems: LIMITS.bulkItems,
   })
@@ -39,7 +40,7 @@ export const linksBulkRouter = {
       description: `${ANSWERS} \`changes\` follows the rules of PATCH /links/{id}; a change that breaks them by its form refuses the whole request.`,
       protect: true,
     },
-    success: { bulk: 200 },
+    success: { bulk: 200, itemErrors: UPDATE_ERRORS },
     errors: ['VALIDATION_ERROR'],
     bodyItems: LIMITS.bulkItems,
   })
@@ -56,7 +57,7 @@ export const linksBulkRouter = {
       description: `${ANSWERS} \`ids\` is comma-separated, or repeated (\`ids=a&ids=b\`) for external ids holding a comma.`,
       protect: true,
     },
-    success: { bulk: 200 },
+    success: { bulk: 200, itemErrors: DELETE_ERRORS },
     errors: ['VALIDATION_ERROR'],
   })
     .input(BulkDeleteLinksQuerySchema)
