@@ -178,19 +178,29 @@ describe('concurrent bulk calls hold the limits as single calls do', () => {
   test('3 places free, 4 concurrent bulk creates of 5 links and 3 single creates: exactly 3 created, every other item 403 LINK_LIMIT_REACHED', async () => {
     const account = await createAccount(server, { link_limit: 10 });
     for (let i = 0; i < 7; i++) {
-      expect((await account.call('POST', '/links', { title: `Old ${i}`, destination_url: `https://example.com/old/${i}` })).status).toBe(201);
+      expect((await account.call('POST', '/links', { title: `Old ${i}`, destination_url: `https://example.com/old/${i}` })).status).toBe(
+        201,
+      );
     }
     const responses = await together(7, (i) =>
       i < 4
         ? account.call('POST', '/links/bulk', {
-            links: Array.from({ length: 5 }, (_, j) => ({ title: `B${i}.${j}`, destination_url: `https://example.com/bulk-limit/${i}/${j}` })),
+            links: Array.from({ length: 5 }, (_, j) => ({
+              title: `B${i}.${j}`,
+              destination_url: `https://example.com/bulk-limit/${i}/${j}`,
+            })),
           })
         : account.call('POST', '/links', { title: `S${i}`, destination_url: `https://example.com/single-limit/${i}` }),
     );
     const bulks = responses.slice(0, 4);
     const singles = responses.slice(4);
 
-    const all = [...items(bulks), ...singles.map((response) => (response.status === 201 ? { ok: true, status: 201 } : { ok: false, status: response.status, error: response.body }))];
+    const all = [
+      ...items(bulks),
+      ...singles.map((response) =>
+        response.status === 201 ? { ok: true, status: 201 } : { ok: false, status: response.status, error: response.body },
+      ),
+    ];
     expect(all).toHaveLength(23);
     const created = all.filter((item) => item.ok);
     expect(created, `statuses: ${all.map((item) => item.status)}`).toHaveLength(3);

@@ -1,6 +1,15 @@
 import { createClient, type ShortlinksClient, ShortlinksError } from '@shortlinks/client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type ApiResponse, countRows, createAccount, createLink, inDays, startTestServer, type TestAccount, type TestServer } from './harness.ts';
+import {
+  type ApiResponse,
+  countRows,
+  createAccount,
+  createLink,
+  inDays,
+  startTestServer,
+  type TestAccount,
+  type TestServer,
+} from './harness.ts';
 
 let server: TestServer;
 let alice: TestAccount;
@@ -17,7 +26,8 @@ const BROWSER = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (K
 const visit = (slug: string) => fetch(`${server.origin}/${slug}`, { redirect: 'manual', headers: { 'user-agent': BROWSER } });
 
 const literal = (value: string) => `'${value.replace(/'/g, "''")}'`;
-const liveLinksOf = (account: TestAccount) => countRows(server, 'link', `account_id = ${literal(account.account.id)} and deleted_at is null`);
+const liveLinksOf = (account: TestAccount) =>
+  countRows(server, 'link', `account_id = ${literal(account.account.id)} and deleted_at is null`);
 
 /** A raw call of a tRPC procedure at /trpc (one procedure, not batched). */
 async function trpcPost(account: TestAccount, procedure: string, input: unknown): Promise<ApiResponse> {
@@ -50,7 +60,9 @@ describe('POST /links/bulk', () => {
 
     expect(response.status).toBe(201);
     expect(response.body).toMatchObject({ succeeded: 3, failed: 0 });
-    expect(response.body.results.map((result: { index: number; ok: boolean; status: number }) => [result.index, result.ok, result.status])).toEqual([
+    expect(
+      response.body.results.map((result: { index: number; ok: boolean; status: number }) => [result.index, result.ok, result.status]),
+    ).toEqual([
       [0, true, 201],
       [1, true, 201],
       [2, true, 201],
@@ -176,7 +188,13 @@ describe('PATCH /links/bulk', () => {
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ succeeded: 2, failed: 0 });
     expect(response.body.results).toMatchObject([
-      { index: 0, ok: true, status: 200, id: a.id, link: { id: a.id, destination_url: 'https://example.com/moved', tags: [{ name: 'Moved' }] } },
+      {
+        index: 0,
+        ok: true,
+        status: 200,
+        id: a.id,
+        link: { id: a.id, destination_url: 'https://example.com/moved', tags: [{ name: 'Moved' }] },
+      },
       { index: 1, ok: true, status: 200, id: 'ext_patch-b', link: { id: b.id, destination_url: 'https://example.com/moved' } },
     ]);
     expect((await visit('bulk-patch-a')).headers.get('location')).toBe('https://example.com/moved');
@@ -187,7 +205,10 @@ describe('PATCH /links/bulk', () => {
     const other = await createAccount(server);
     const a = await createLink(account);
     const theirs = await createLink(other);
-    const response = await account.call('PATCH', '/links/bulk', { ids: ['lnk_nothing', a.id, theirs.id, 'plain'], changes: { title: 'Renamed' } });
+    const response = await account.call('PATCH', '/links/bulk', {
+      ids: ['lnk_nothing', a.id, theirs.id, 'plain'],
+      changes: { title: 'Renamed' },
+    });
     expect(response.status).toBe(207);
     expect(response.body).toMatchObject({ succeeded: 1, failed: 3 });
     const notFound = { ok: false, status: 404, error: { code: 'LINK_NOT_FOUND', message: expect.any(String) } };
@@ -204,7 +225,10 @@ describe('PATCH /links/bulk', () => {
     const account = await createAccount(server);
     const expiring = await createLink(account, { expires_at: inDays(3) });
     const plain = await createLink(account);
-    const response = await account.call('PATCH', '/links/bulk', { ids: [expiring.id, plain.id], changes: { expiration_url: 'https://example.com/after' } });
+    const response = await account.call('PATCH', '/links/bulk', {
+      ids: [expiring.id, plain.id],
+      changes: { expiration_url: 'https://example.com/after' },
+    });
     const single = await account.call('PATCH', `/links/${plain.id}`, { expiration_url: 'https://example.com/after' });
     expect(response.status).toBe(207);
     expect(response.body.results[0]).toMatchObject({ ok: true, link: { expiration_url: 'https://example.com/after' } });
@@ -218,7 +242,12 @@ describe('PATCH /links/bulk', () => {
   });
 
   test.each([
-    ['the same id twice', { ids: ['lnk_a', 'lnk_b', 'lnk_a'], changes: { title: 'x' } }, 'ids', 'ids[2] repeats ids[0]: name each link once'],
+    [
+      'the same id twice',
+      { ids: ['lnk_a', 'lnk_b', 'lnk_a'], changes: { title: 'x' } },
+      'ids',
+      'ids[2] repeats ids[0]: name each link once',
+    ],
     ['no ids', { ids: [], changes: { title: 'x' } }, 'ids', 'ids must hold 1 to 100 items'],
     ['101 ids', { ids: Array.from({ length: 101 }, (_, i) => `lnk_${i}`), changes: { title: 'x' } }, 'ids', 'ids must hold 1 to 100 items'],
     ['no changes', { ids: ['lnk_a'] }, 'changes', 'changes is required'],
@@ -330,7 +359,11 @@ describe('bulk calls over tRPC and the typed client', () => {
     const created = some.results.flatMap((result) => (result.ok ? [result.link] : []));
     const updated = await sdk.links.bulkUpdate({ ids: [...created.map((link) => link.id), 'lnk_missing'], changes: { comments: 'bulk' } });
     expect(updated).toMatchObject({ succeeded: 2, failed: 1 });
-    expect(updated.results.map((result) => (result.ok ? result.link.comments : result.error.code))).toEqual(['bulk', 'bulk', 'LINK_NOT_FOUND']);
+    expect(updated.results.map((result) => (result.ok ? result.link.comments : result.error.code))).toEqual([
+      'bulk',
+      'bulk',
+      'LINK_NOT_FOUND',
+    ]);
 
     const deleted = await sdk.links.bulkDelete({ ids: ['ext_sdk-1', created[1]?.id ?? ''] });
     expect(deleted).toEqual({
@@ -404,7 +437,9 @@ describe('the body limit of bulk calls', () => {
     const upsert = await trpcPost(alice, 'links.create', { ...big, destination_url: 'https://example.com/' });
     expect(upsert.status).toBe(413);
     // A tRPC batch holding a bulk call is read with the usual limit too.
-    const batch = await trpcPost(alice, 'links.bulkCreate,links.list?batch=1', { 0: { links: [{ ...big, destination_url: 'https://example.com/' }] } });
+    const batch = await trpcPost(alice, 'links.bulkCreate,links.list?batch=1', {
+      0: { links: [{ ...big, destination_url: 'https://example.com/' }] },
+    });
     expect(batch.status).toBe(413);
   });
 });

@@ -231,7 +231,8 @@ describe('bulk calls', () => {
   });
 
   test('POST and PATCH take a body (413 and 415 documented); DELETE takes ids in the query', () => {
-    for (const method of ['post', 'patch']) expect(Object.keys(operation(method, '/links/bulk').responses)).toEqual(expect.arrayContaining(['400', '413', '415']));
+    for (const method of ['post', 'patch'])
+      expect(Object.keys(operation(method, '/links/bulk').responses)).toEqual(expect.arrayContaining(['400', '413', '415']));
     const ids = operation('delete', '/links/bulk').parameters.find((parameter: Json) => parameter.name === 'ids');
     expect(ids).toMatchObject({ in: 'query', required: true, schema: { type: 'string' } });
   });
