@@ -55,6 +55,8 @@ const newBody = (extra: Record<string, unknown> = {}) => {
 describe('POST /links/bulk', () => {
   test('all created: 201, one result per item in order, each link as POST /links gives it, redirecting at once', async () => {
     const account = await createAccount(server);
+    // Visited before it exists, so a remembered "no such slug" would show.
+    expect((await visit('bulk-one')).status).toBe(404);
     const bodies = [newBody({ slug: 'bulk-one', tag_names: ['Bulk'] }), newBody(), newBody({ utm: { source: 'mail' } })];
     const response = await account.call('POST', '/links/bulk', { links: bodies });
 
@@ -181,6 +183,8 @@ describe('PATCH /links/bulk', () => {
     const account = await createAccount(server);
     const a = await createLink(account, { slug: 'bulk-patch-a' });
     const b = await createLink(account, { external_id: 'patch-b' });
+    // Visited first, so the old destination is in the redirect cache.
+    expect((await visit('bulk-patch-a')).headers.get('location')).toBe(a.destination_url);
     const response = await account.call('PATCH', '/links/bulk', {
       ids: [a.id, 'ext_patch-b'],
       changes: { destination_url: 'https://example.com/moved', tag_names: ['Moved'] },
