@@ -19,8 +19,8 @@ export interface BulkSuccess {
 }
 
 /** The status of a bulk call whose items were all done, some, or none. */
-export const BULK_SOME_DONE = 207;
-export const BULK_NONE_DONE = 422;
+const BULK_SOME_DONE = 207;
+const BULK_NONE_DONE = 422;
 
 /**
  * What a procedure promises, in its own meta: its REST mapping, the status of a success, and the
