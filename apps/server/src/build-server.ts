@@ -5,6 +5,7 @@ import { VisitLimiter } from '@shortlinks/api/redirects';
 import type { Services } from '@shortlinks/api/services';
 import { LinkChangeListener, type Orm } from '@shortlinks/db';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
+import { BODY_LIMIT_BYTES } from './body-limits.ts';
 import { answerClientError } from './client-errors.ts';
 import {
   type ConnectionLimits,
@@ -47,9 +48,6 @@ export interface ServerOptions {
   connectionLimits?: Partial<ConnectionLimits>;
 }
 
-/** Request bodies above this size are refused with 413 PAYLOAD_TOO_LARGE (a link body is a few KiB). */
-export const BODY_LIMIT_BYTES = 64 * 1024;
-
 const MALFORMED_URL = new AppError('MALFORMED_REQUEST', 'The URL is not valid percent-encoded UTF-8').toBody();
 
 /** Builds the HTTP server without listening, so tests can start it on port 0. */
@@ -74,6 +72,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       stream: logStream ?? logDestination(),
     },
     trustProxy: trust ?? false,
+    // Raised for bulk calls only, on their own routes (body-limits.ts).
     bodyLimit: BODY_LIMIT_BYTES,
     clientErrorHandler: answerClientError,
     // A path with broken percent-encoding (`/links/%ED%A0%80`) names no route.

@@ -2,6 +2,9 @@ import { type AppRouter, everyProcedureMeta } from '@shortlinks/api';
 import { ERRORS, ErrorBodySchema, type ErrorCode, errorExample } from '@shortlinks/contract';
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 
+// biome-ignore lint/suspicious/noExplicitAny: a generated schema, read where it is known to be
+type Json = any;
+
 type Operation = {
   operationId?: string;
   parameters?: { name: string; in: string; schema?: unknown; description?: string }[];
@@ -19,8 +22,9 @@ const RETRY_AFTER = seconds('Seconds to wait before retrying.');
 
 /**
  * The OpenAPI 3.1 document of /api/v1. trpc-to-openapi generates the paths and schemas from the
- * router; this fixes what it cannot know: each operation's real success status (201, 204, and
- * 200/201 for upsert), our error body, and the comma-separated `tag_ids` query parameter.
+ * router; this fixes what it cannot know: each operation's real success status (201, 204,
+ * 200/201 for upsert, and all/some/none for bulk calls), our error body, and the comma-separated
+ * `tag_ids` and `ids` query parameters.
  */
 export function buildOpenApiDocument(router: AppRouter, baseUrl: string): OpenAPIObject {
   const document = generateOpenApiDocument(router, {
@@ -55,7 +59,14 @@ export function buildOpenApiDocument(router: AppRouter, baseUrl: string): OpenAP
 
     const success = operation.responses['200'] as { content?: unknown; description?: string } | undefined;
     const responses: Record<string, unknown> = {};
-    if (meta.success === 'createdOrFound') {
+    if (typeof meta.success === 'object') {
+      const { bulk, itemErrors } = meta.success;
+      responses[String(bulk)] = { ...success, description: 'Every item was done' };
+      responses['207'] = { ...success, description: 'Some items were done; each refused one carries its error' };
+      operation.description = `${operation.description ?? ''}\n\nAn item may be refused with: ${itemErrors
+        .map((code) => `${ERRORS[code].status} \`${code}\``)
+        .join(', ')}.`;
+    } else if (meta.success === 'createdOrFound') {
       responses['200'] = { ...success, description: 'An existing live link matched (`created: false`)' };
       responses['201'] = { ...success, description: 'A new link was created (`created: true`)' };
     } else if (meta.success === 204) {
@@ -73,6 +84,18 @@ export function buildOpenApiDocument(router: AppRouter, baseUrl: string): OpenAP
     const byStatus = new Map<number, ErrorCode[]>();
     for (const code of codes) byStatus.set(ERRORS[code].status, [...(byStatus.get(ERRORS[code].status) ?? []), code]);
     for (const status of [...byStatus.keys()].sort()) responses[String(status)] = errorResponse(byStatus.get(status) ?? []);
+    if (typeof meta.success === 'object') {
+      // A bulk call none of whose items was done answers 422 with its results; a request refused
+      // as a whole, 422 with the error body.
+      const refused = responses['422'] as ReturnType<typeof errorResponse>;
+      const media = refused.content['application/json'];
+      responses['422'] = {
+        description: `No item was done (the results), or ${refused.description} for the request itself`,
+        content: {
+          'application/json': { ...media, schema: { oneOf: [(success?.content as Json)?.['application/json']?.schema, errorSchema] } },
+        },
+      };
+    }
     // Every answer carries the key's rate-limit state; a 429 also says when to retry (docs/security.md).
     for (const [status, response] of Object.entries(responses)) {
       const headers = status === '429' ? { ...RATE_LIMIT_HEADERS, 'Retry-After': RETRY_AFTER } : RATE_LIMIT_HEADERS;
@@ -85,6 +108,11 @@ export function buildOpenApiDocument(router: AppRouter, baseUrl: string): OpenAP
       if (parameter.in === 'query' && parameter.name === 'tag_ids') {
         parameter.schema = { type: 'string', example: 'tag_4hG7Qx2LpZ,tag_9sKd02LmQa' };
         parameter.description = 'Comma-separated tag ids, at most 20; returns links carrying any of them.';
+      }
+      if (parameter.in === 'query' && parameter.name === 'ids') {
+        parameter.schema = { type: 'string', example: 'lnk_V1StGXR8Z5jdHi,ext_order-1234' };
+        parameter.description =
+          'Comma-separated links (`lnk_` id or `ext_` + external id), 1 to 100, each once; repeat `ids=` for an external id holding a comma.';
       }
     }
   }

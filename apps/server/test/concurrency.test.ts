@@ -170,3 +170,87 @@ describe('concurrent requests over HTTP', () => {
     expect(fetched.body.id).toBe(created[0]?.body.id);
   });
 });
+
+describe('concurrent bulk calls hold the limits as single calls do', () => {
+  type BulkItem = { ok: boolean; status: number; error?: { code: string }; link?: { id: string; tags: { name: string }[] } };
+  const items = (responses: ApiResponse[]): BulkItem[] => responses.flatMap((response) => response.body.results as BulkItem[]);
+
+  test('3 places free, 4 concurrent bulk creates of 5 links and 3 single creates: exactly 3 created, every other item 403 LINK_LIMIT_REACHED', async () => {
+    const account = await createAccount(server, { link_limit: 10 });
+    for (let i = 0; i < 7; i++) {
+      expect((await account.call('POST', '/links', { title: `Old ${i}`, destination_url: `https://example.com/old/${i}` })).status).toBe(
+        201,
+      );
+    }
+    const responses = await together(7, (i) =>
+      i < 4
+        ? account.call('POST', '/links/bulk', {
+            links: Array.from({ length: 5 }, (_, j) => ({
+              title: `B${i}.${j}`,
+              destination_url: `https://example.com/bulk-limit/${i}/${j}`,
+            })),
+          })
+        : account.call('POST', '/links', { title: `S${i}`, destination_url: `https://example.com/single-limit/${i}` }),
+    );
+    const bulks = responses.slice(0, 4);
+    const singles = responses.slice(4);
+
+    const all = [
+      ...items(bulks),
+      ...singles.map((response) =>
+        response.status === 201 ? { ok: true, status: 201 } : { ok: false, status: response.status, error: response.body },
+      ),
+    ];
+    expect(all).toHaveLength(23);
+    const created = all.filter((item) => item.ok);
+    expect(created, `statuses: ${all.map((item) => item.status)}`).toHaveLength(3);
+    for (const item of all.filter((item) => !item.ok)) expect(item).toMatchObject({ status: 403, error: { code: 'LINK_LIMIT_REACHED' } });
+    // Each bulk answer's status says whether all, some or none of its items were created.
+    for (const response of bulks) {
+      const { succeeded, failed } = response.body;
+      expect(response.status).toBe(failed === 0 ? 201 : succeeded === 0 ? 422 : 207);
+    }
+
+    const accountId = literal(account.account.id);
+    expect(await countRows(server, 'link', `account_id = ${accountId} and deleted_at is null`)).toBe(10);
+    expect(await countRows(server, 'link', `account_id = ${accountId}`)).toBe(10);
+    expect((await account.call('GET', '/links')).body).toMatchObject({ total: 10, link_limit: 10 });
+  });
+
+  test('tag_limit 3, concurrent bulk creates naming one new tag per item: exactly 3 tags, the other items 403 PLAN_LIMIT_REACHED and save nothing', async () => {
+    const account = await createAccount(server, { tag_limit: 3 });
+    const responses = await together(4, (i) =>
+      account.call('POST', '/links/bulk', {
+        links: Array.from({ length: 3 }, (_, j) => ({
+          title: `T${i}.${j}`,
+          destination_url: `https://example.com/bulk-tags/${i}/${j}`,
+          tag_names: [`bulk-tag-${i}-${j}`],
+        })),
+      }),
+    );
+
+    const all = items(responses);
+    const created = all.filter((item) => item.ok);
+    expect(created, `statuses: ${all.map((item) => item.status)}`).toHaveLength(3);
+    for (const item of all.filter((item) => !item.ok)) expect(item).toMatchObject({ status: 403, error: { code: 'PLAN_LIMIT_REACHED' } });
+
+    const accountId = literal(account.account.id);
+    expect(await countRows(server, 'tag', `account_id = ${accountId}`)).toBe(3);
+    expect(await countRows(server, 'link', `account_id = ${accountId}`)).toBe(3);
+    const tags = (await account.call('GET', '/tags')).body.tags.map((tag: { name: string }) => tag.name).sort();
+    expect(tags).toEqual(created.flatMap((item) => item.link?.tags.map((tag) => tag.name) ?? []).sort());
+  });
+
+  test('concurrent bulk deletes of the same links: each link deleted once, the other answer 404 for it', async () => {
+    const account = await createAccount(server);
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      ids.push((await account.call('POST', '/links', { title: `D${i}`, destination_url: `https://example.com/bulk-delete/${i}` })).body.id);
+    }
+    const responses = await together(4, () => account.call('DELETE', `/links/bulk?ids=${ids.join(',')}`));
+    const all = items(responses);
+    expect(all.filter((item) => item.ok)).toHaveLength(5);
+    for (const item of all.filter((item) => !item.ok)) expect(item).toMatchObject({ status: 404, error: { code: 'LINK_NOT_FOUND' } });
+    expect(await countRows(server, 'link', `account_id = ${literal(account.account.id)} and deleted_at is null`)).toBe(0);
+  });
+});

@@ -80,6 +80,30 @@ function expectRestContract(sent: Sent, answer: Awaited<ReturnType<typeof send>>
   else if (body.field !== undefined) expect(typeof body.field, where).toBe('string');
 }
 
+/**
+ * A bulk call's contract: the per-item results (all done, some: 207, none: 422), each item done or
+ * refused with the API's error shape; or, for a request refused as a whole, the REST contract.
+ */
+function expectBulkContract(sent: Sent, answer: Awaited<ReturnType<typeof send>>) {
+  const body = answer.contentType.startsWith('application/json') ? (JSON.parse(answer.text) as Record<string, unknown>) : undefined;
+  const results = body?.results as { ok: boolean; status: number; error?: { code: unknown; message: unknown } }[] | undefined;
+  if (!body || !Array.isArray(results)) {
+    expectRestContract(sent, answer);
+    return;
+  }
+  const where = `${sent.method} ${sent.path} ${String(sent.body).slice(0, 200)} → ${answer.status} ${answer.text.slice(0, 300)}`;
+  const done = results.filter((result) => result.ok).length;
+  expect({ succeeded: body.succeeded, failed: body.failed }, where).toEqual({ succeeded: done, failed: results.length - done });
+  const all = sent.method === 'POST' ? 201 : 200;
+  expect(answer.status, where).toBe(done === results.length ? all : done > 0 ? 207 : 422);
+  for (const result of results.filter((item) => !item.ok)) {
+    expect(ERROR_CODES, where).toContain(result.error?.code);
+    expect(typeof result.error?.message, where).toBe('string');
+    expect(result.status, where).toBeGreaterThanOrEqual(400);
+    expect(result.status, where).toBeLessThan(500);
+  }
+}
+
 /** Sends, then checks the contract, and that a refusal changed nothing. */
 async function probe(sent: Sent, contract = expectRestContract) {
   const before = await snapshot();
@@ -283,6 +307,31 @@ describe('REST endpoints under arbitrary input', () => {
     );
   });
 
+  test('POST, PATCH and DELETE /links/bulk', async () => {
+    const id = fc.oneof(
+      fc.constant(null).map(() => link.id as string),
+      fc.constantFrom('ext_fuzz-1', 'lnk_', 'ext_', 'lnk_\u0000'),
+      anyText,
+    );
+    const ids = fc.oneof({ weight: 3, arbitrary: fc.array(id, { maxLength: 4 }) }, { weight: 1, arbitrary: anyJson });
+    const bulkBody = fc.oneof(
+      { weight: 3, arbitrary: fc.record({ links: fc.array(linkBody, { maxLength: 4 }) }) },
+      { weight: 2, arbitrary: fc.record({ ids, changes: linkBody }) },
+      { weight: 1, arbitrary: anyJson },
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom('POST', 'PATCH', 'DELETE'), wire(bulkBody), anyText, async (method, { body, contentType }, text) => {
+        // Random ids only: deleting the fuzz targets would end the run's point.
+        const sent: Sent =
+          method === 'DELETE'
+            ? { method, path: `/api/v1/links/bulk?ids=${encode(text)},lnk_${encode(text)}` }
+            : { method, path: '/api/v1/links/bulk', body, contentType };
+        await probe(sent, expectBulkContract);
+      }),
+      RUNS,
+    );
+  });
+
   test('POST /tags, PATCH and DELETE /tags/{id}, GET /tags', async () => {
     await fc.assert(
       fc.asyncProperty(
@@ -346,7 +395,15 @@ function expectTrpcContract(sent: Sent, answer: Awaited<ReturnType<typeof send>>
     expectRestContract(sent, answer);
     return;
   }
-  const body = JSON.parse(answer.text) as { error?: { message?: unknown; data?: { appCode?: unknown; field?: unknown } } };
+  const body = JSON.parse(answer.text) as {
+    error?: { message?: unknown; data?: { appCode?: unknown; field?: unknown } };
+    result?: { data?: { succeeded?: unknown } };
+  };
+  // A bulk call none of whose items was done answers 422 with its results (docs/api-decisions.md).
+  if (answer.status === 422 && sent.path.startsWith('/trpc/links.bulk') && body.result) {
+    expect(body.result.data?.succeeded, where).toBe(0);
+    return;
+  }
   expect(typeof body.error?.message, where).toBe('string');
   expect(ERROR_CODES, where).toContain(body.error?.data?.appCode);
 }
@@ -370,6 +427,9 @@ const PROCEDURES: [string, 'query' | 'mutation', fc.Arbitrary<unknown>][] = [
   ['links.get', 'query', fc.record({ id: fieldValue })],
   // Random ids only: deleting the fuzz targets would end the run's point.
   ['links.delete', 'mutation', fc.record({ id: fieldValue })],
+  ['links.bulkCreate', 'mutation', fc.oneof(fc.record({ links: fc.array(linkBody, { maxLength: 4 }) }), anyJson)],
+  ['links.bulkUpdate', 'mutation', fc.oneof(fc.record({ ids: fc.array(fieldValue, { maxLength: 4 }), changes: linkBody }), anyJson)],
+  ['links.bulkDelete', 'mutation', fc.record({ ids: fc.oneof(fieldValue, fc.array(fieldValue, { maxLength: 4 })) })],
   ['tags.create', 'mutation', tagBody],
   ['tags.update', 'mutation', tagBody],
   ['tags.list', 'query', fc.oneof(fc.constant({}), anyJson)],

@@ -37,6 +37,13 @@ const SPEC_OPERATIONS = [
   ['get', '/stats'],
 ] as const;
 
+/** The bulk calls (issue #14). */
+const BULK_OPERATIONS = [
+  ['post', '/links/bulk'],
+  ['patch', '/links/bulk'],
+  ['delete', '/links/bulk'],
+] as const;
+
 /** Follows local `$ref`s (`#/components/...`) until a non-reference object. */
 function resolve(node: Json): Json {
   let current = node;
@@ -190,6 +197,51 @@ describe('success statuses are the real ones', () => {
       expect(all, status).toHaveProperty('created');
       expect(all, status).toHaveProperty('slug');
     }
+  });
+});
+
+describe('bulk calls', () => {
+  test.each([
+    ['post', '/links/bulk', ['201', '207'], 'BulkCreateResult'],
+    ['patch', '/links/bulk', ['200', '207'], 'BulkUpdateResult'],
+    ['delete', '/links/bulk', ['200', '207'], 'BulkDeleteResult'],
+  ] as const)('%s %s answers %j with the per-item results, and 422 with them or the Error body', (method, path, statuses, schemaName) => {
+    const responses = operation(method, path).responses;
+    expect(Object.keys(responses).filter((status) => /^2\d\d$/.test(status))).toEqual([...statuses]);
+    for (const status of statuses) expect(refersTo(responses[status].content['application/json'].schema, schemaName)).toBe(true);
+    const none = responses['422'].content['application/json'].schema;
+    expect(refersTo(none, schemaName)).toBe(true);
+    expect(refersTo(none, 'Error')).toBe(true);
+    expect(responses['422'].content['application/json'].examples.VALIDATION_ERROR.value.code).toBe('VALIDATION_ERROR');
+  });
+
+  test.each(BULK_OPERATIONS)('%s %s documents 401 and 429 with the Error schema, and requires the bearer scheme', (method, path) => {
+    const found = operation(method, path);
+    for (const status of ['401', '429']) expect(refersTo(found.responses[status].content['application/json'].schema, 'Error')).toBe(true);
+    expect(found.security).toEqual(operation('post', '/links').security);
+    expect(found.security?.length).toBeGreaterThan(0);
+  });
+
+  test.each([
+    ['post', '/links/bulk', ['LINK_LIMIT_REACHED', 'SLUG_TAKEN', 'REPUTATION_UNAVAILABLE']],
+    ['patch', '/links/bulk', ['LINK_NOT_FOUND', 'PLAN_LIMIT_REACHED']],
+    ['delete', '/links/bulk', ['LINK_NOT_FOUND']],
+  ] as const)('%s %s names the errors an item may get', (method, path, codes) => {
+    for (const code of codes) expect(operation(method, path).description).toContain(`\`${code}\``);
+  });
+
+  test('POST and PATCH take a body (413 and 415 documented); DELETE takes ids in the query', () => {
+    for (const method of ['post', 'patch'])
+      expect(Object.keys(operation(method, '/links/bulk').responses)).toEqual(expect.arrayContaining(['400', '413', '415']));
+    const ids = operation('delete', '/links/bulk').parameters.find((parameter: Json) => parameter.name === 'ids');
+    expect(ids).toMatchObject({ in: 'query', required: true, schema: { type: 'string' } });
+  });
+
+  test('each item of POST /links/bulk is the POST /links body', () => {
+    const bulk = resolve(operation('post', '/links/bulk').requestBody.content['application/json'].schema);
+    const single = resolve(operation('post', '/links').requestBody.content['application/json'].schema);
+    expect(bulk.properties.links).toMatchObject({ type: 'array', minItems: 1, maxItems: 100 });
+    expect(resolve(bulk.properties.links.items)).toEqual(single);
   });
 });
 

@@ -6,9 +6,21 @@ import { AppError, toAppError, toTRPCError } from './errors.ts';
 
 /**
  * How a success answers (spec: "Success" column): its HTTP status, or `createdOrFound` for a call
- * that answers 201 when its result says `created`, 200 when it found what it was asked for.
+ * that answers 201 when its result says `created`, 200 when it found what it was asked for, or
+ * `{ bulk }` for a bulk call, which answers from its per-item results: `bulk` (201 or 200) when
+ * every item was done, 207 when some were, 422 when none was (docs/api-decisions.md).
  */
-export type SuccessStatus = 200 | 201 | 204 | 'createdOrFound';
+export type SuccessStatus = 200 | 201 | 204 | 'createdOrFound' | BulkSuccess;
+
+/** A bulk call's success: its status when every item was done, and the errors an item may get. */
+export interface BulkSuccess {
+  bulk: 200 | 201;
+  itemErrors: readonly ErrorCode[];
+}
+
+/** The status of a bulk call whose items were all done, some, or none. */
+const BULK_SOME_DONE = 207;
+const BULK_NONE_DONE = 422;
 
 /**
  * What a procedure promises, in its own meta: its REST mapping, the status of a success, and the
@@ -21,6 +33,11 @@ export interface Meta extends OpenApiMeta {
   openapi: NonNullable<OpenApiMeta['openapi']>;
   success: SuccessStatus;
   errors: readonly ErrorCode[];
+  /**
+   * A body that holds up to this many link bodies (a bulk call): both transports take a body this
+   * many times (plus one) the usual size here, and only here.
+   */
+  bodyItems?: number;
 }
 
 // tRPC's meta type must stay optional-shaped for trpc-to-openapi; the builder below requires it.
@@ -56,7 +73,13 @@ const authed = t.procedure.use(appErrors).use(({ ctx, next }) => {
 export const authedProcedure = (meta: Meta) => authed.meta(meta);
 
 /** The HTTP status of a success of a procedure with this meta, given its result. */
-export function successStatusOf(meta: Pick<Meta, 'success'>, result: unknown): 200 | 201 | 204 {
-  if (meta.success !== 'createdOrFound') return meta.success;
+export function successStatusOf(meta: Pick<Meta, 'success'>, result: unknown): number {
+  const { success } = meta;
+  if (typeof success === 'object') {
+    const { succeeded = 0, failed = 0 } = (result ?? {}) as { succeeded?: number; failed?: number };
+    if (failed === 0) return success.bulk;
+    return succeeded > 0 ? BULK_SOME_DONE : BULK_NONE_DONE;
+  }
+  if (success !== 'createdOrFound') return success;
   return (result as { created?: boolean } | undefined)?.created ? 201 : 200;
 }

@@ -2,8 +2,14 @@ import type { AppRouter } from '@shortlinks/api';
 import { createTRPCClient, httpLink } from '@trpc/client';
 import { refuseNonJsonAnswers, toShortlinksError } from './errors.ts';
 import type {
+  BulkCreateResult,
+  BulkDeleteResult,
+  BulkUpdateResult,
   GroupStats,
   Link,
+  LinkBulkCreate,
+  LinkBulkDelete,
+  LinkBulkUpdate,
   LinkInput,
   LinkListQuery,
   LinkPage,
@@ -41,6 +47,14 @@ export interface ShortlinksClient {
     get(id: string): Promise<Link>;
     update(input: LinkUpdate): Promise<Link>;
     delete(id: string): Promise<void>;
+    /**
+     * Bulk calls: each item is done as its single call would do it, on its own. They resolve with
+     * every item's result whether all, some or none were done (`succeeded`, `failed`); they reject
+     * only when the request itself is refused (no items, more than 100, a malformed change).
+     */
+    bulkCreate(input: LinkBulkCreate): Promise<BulkCreateResult>;
+    bulkUpdate(input: LinkBulkUpdate): Promise<BulkUpdateResult>;
+    bulkDelete(input: LinkBulkDelete): Promise<BulkDeleteResult>;
   };
   tags: {
     create(input: TagInput): Promise<Tag>;
@@ -85,6 +99,9 @@ export function createClient({ baseUrl, apiKey, fetch }: ClientOptions): Shortli
       get: (id) => call(() => trpc.links.get.query({ id })),
       update: (input) => call(() => trpc.links.update.mutate(input)),
       delete: (id) => call(() => trpc.links.delete.mutate({ id })),
+      bulkCreate: (input) => call(() => trpc.links.bulkCreate.mutate(input)),
+      bulkUpdate: (input) => call(() => trpc.links.bulkUpdate.mutate(input)),
+      bulkDelete: (input) => call(() => trpc.links.bulkDelete.mutate(input)),
     },
     tags: {
       create: (input) => call(() => trpc.tags.create.mutate(input)),

@@ -1,4 +1,10 @@
 import type {
+  BulkCreateLinksBodySchema,
+  BulkCreateResultSchema,
+  BulkDeleteLinksQuerySchema,
+  BulkDeleteResultSchema,
+  BulkUpdateLinksBodySchema,
+  BulkUpdateResultSchema,
   CreateLinkBodySchema,
   CreateTagBodySchema,
   GroupStatsSchema,
@@ -28,6 +34,12 @@ export type LinkChanges = z.input<typeof UpdateLinkBodySchema>;
 /** `links.update`: the link (`lnk_` id or `ext_` + external id) and its changes. */
 export type LinkUpdate = LinkChanges & { id: string };
 export type LinkListQuery = z.input<typeof ListLinksQuerySchema>;
+/** `links.bulkCreate`: 1 to 100 link bodies, each as for `links.create`. */
+export type LinkBulkCreate = z.input<typeof BulkCreateLinksBodySchema>;
+/** `links.bulkUpdate`: one change applied to 1 to 100 links. */
+export type LinkBulkUpdate = z.input<typeof BulkUpdateLinksBodySchema>;
+/** `links.bulkDelete`: 1 to 100 links (`lnk_` id or `ext_` + external id). */
+export type LinkBulkDelete = z.input<typeof BulkDeleteLinksQuerySchema>;
 export type TagInput = z.input<typeof CreateTagBodySchema>;
 export type TagChanges = z.input<typeof UpdateTagBodySchema>;
 /** `tags.update`: the tag id and its new name and/or colour. */
@@ -37,6 +49,10 @@ export type StatsQuery = z.input<typeof StatsQuerySchema>;
 export type Link = z.output<typeof LinkSchema>;
 export type UpsertedLink = z.output<typeof UpsertedLinkSchema>;
 export type LinkPage = z.output<typeof LinkPageSchema>;
+/** Per item, in request order: what its single call answered (the link, or the status and error body). */
+export type BulkCreateResult = z.output<typeof BulkCreateResultSchema>;
+export type BulkUpdateResult = z.output<typeof BulkUpdateResultSchema>;
+export type BulkDeleteResult = z.output<typeof BulkDeleteResultSchema>;
 export type Tag = z.output<typeof TagSchema>;
 export type TagList = z.output<typeof TagListSchema>;
 export type TagSummary = Link['tags'][number];

@@ -16,6 +16,8 @@ export const LIMITS = {
   tagIdsFilter: 20,
   perPageMax: 100,
   perPageDefault: 20,
+  /** Not in the spec: items of one bulk call (issue #14; docs/api-decisions.md). */
+  bulkItems: 100,
   /** Not in the spec: deep OFFSET pages are slow and useless; documented in docs/api-decisions.md. */
   pageMax: 1_000_000,
 } as const;

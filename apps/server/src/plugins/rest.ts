@@ -3,6 +3,7 @@ import { AppError, toAppError } from '@shortlinks/api/errors';
 import type { Services } from '@shortlinks/api/services';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { type CreateOpenApiFastifyPluginOptions, fastifyTRPCOpenApiPlugin } from 'trpc-to-openapi';
+import { largeBodies } from '../body-limits.ts';
 import { nestsTooDeep, tooDeep } from '../json-depth.ts';
 import { fromFastifyError } from './error-body.ts';
 
@@ -76,4 +77,20 @@ export async function restPlugin(app: FastifyInstance, { services }: { services:
     },
   };
   await app.register(fastifyTRPCOpenApiPlugin, options);
+
+  // trpc-to-openapi serves every procedure from one `/api/v1/*` route, whose body limit is the
+  // usual one. Each procedure taking a larger body gets a route of its own (static, so it wins over
+  // the wildcard) with its limit: the same adapter again, in a scope whose onRoute hook narrows its
+  // route to that method and path. Everything else of this scope (authentication, parsers, error
+  // bodies) applies to it alike.
+  for (const { meta, bodyLimit } of largeBodies()) {
+    await app.register(async (scope) => {
+      scope.addHook('onRoute', (route) => {
+        route.method = meta.openapi.method;
+        route.url = `${REST_PREFIX}${meta.openapi.path}`;
+        route.bodyLimit = bodyLimit;
+      });
+      await scope.register(fastifyTRPCOpenApiPlugin, options);
+    });
+  }
 }

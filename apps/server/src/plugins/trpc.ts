@@ -1,8 +1,9 @@
 import { appRouter, successStatus } from '@shortlinks/api';
 import { toAppError, trpcErrorBody } from '@shortlinks/api/errors';
 import type { Services } from '@shortlinks/api/services';
-import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
+import { fastifyRequestHandler, fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import { largeBodies } from '../body-limits.ts';
 import { nestsTooDeep, tooDeep } from '../json-depth.ts';
 import { fromFastifyError } from './error-body.ts';
 
@@ -34,26 +35,37 @@ export async function trpcPlugin(app: FastifyInstance, { services }: { services:
     for (const value of [input].flat()) if (typeof value === 'string' && nestsTooDeep(value)) throw tooDeep('input');
   });
 
-  await app.register(fastifyTRPCPlugin, {
-    prefix: TRPC_PREFIX,
-    trpcOptions: {
-      router: appRouter,
-      // A batch counts once against the rate limit, so it may hold only a few calls.
-      maxBatchSize: TRPC_MAX_BATCH,
-      createContext: ({ req }: { req: FastifyRequest }) => ({ services, transport: 'trpc' as const, caller: req.caller }),
-      responseMeta: ({ paths, data, errors }: { paths?: readonly string[]; data: readonly unknown[]; errors: readonly unknown[] }) => {
-        // Batched calls keep tRPC's own status; a single call answers like its REST twin.
-        if (paths?.length !== 1) return {};
-        if (errors.length > 0) return { status: toAppError(errors[0]).status };
-        const result = data[0] as { result?: { data?: unknown } } | undefined;
-        const status = successStatus(paths[0] ?? '', result?.result?.data);
-        // A tRPC response always carries its JSON envelope, which a 204 cannot: deletions answer 200.
-        return { status: status === 204 ? 200 : status };
-      },
-      onError: ({ error }: { error: unknown }) => {
-        // Expected refusals (a reputation service down, fail-closed) are logged where they happen.
-        if (toAppError(error).code === 'INTERNAL_ERROR') app.log.error({ err: error }, 'procedure failed');
-      },
+  const trpcOptions = {
+    router: appRouter,
+    // A batch counts once against the rate limit, so it may hold only a few calls.
+    maxBatchSize: TRPC_MAX_BATCH,
+    createContext: ({ req }: { req: FastifyRequest }) => ({ services, transport: 'trpc' as const, caller: req.caller }),
+    responseMeta: ({ paths, data, errors }: { paths?: readonly string[]; data: readonly unknown[]; errors: readonly unknown[] }) => {
+      // Batched calls keep tRPC's own status; a single call answers like its REST twin.
+      if (paths?.length !== 1) return {};
+      if (errors.length > 0) return { status: toAppError(errors[0]).status };
+      const result = data[0] as { result?: { data?: unknown } } | undefined;
+      const status = successStatus(paths[0] ?? '', result?.result?.data);
+      // A tRPC response always carries its JSON envelope, which a 204 cannot: deletions answer 200.
+      return { status: status === 204 ? 200 : status };
     },
+    onError: ({ error }: { error: unknown }) => {
+      // Expected refusals (a reputation service down, fail-closed) are logged where they happen.
+      if (toAppError(error).code === 'INTERNAL_ERROR') app.log.error({ err: error }, 'procedure failed');
+    },
+  };
+  await app.register(fastifyTRPCPlugin, { prefix: TRPC_PREFIX, trpcOptions });
+
+  // A procedure taking a larger body (a bulk call) gets a route of its own, static so it wins over
+  // `/trpc/:path`, with its limit. A batch of it with other calls (`/trpc/a,b`) keeps the usual limit.
+  await app.register(async (scope) => {
+    // tRPC parses the body itself, as text (what fastifyTRPCPlugin sets up in its own scope).
+    scope.removeContentTypeParser('application/json');
+    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+    for (const { procedure, bodyLimit } of largeBodies()) {
+      scope.post(`${TRPC_PREFIX}/${procedure}`, { bodyLimit }, (req, res) =>
+        fastifyRequestHandler({ ...trpcOptions, req, res, path: procedure }),
+      );
+    }
   });
 }

@@ -11,23 +11,16 @@ import type { TRPCRouterRecord } from '@trpc/server';
 import { z } from 'zod';
 import { pathParam } from '../path-param.ts';
 import { authedProcedure } from '../trpc.ts';
+import { CREATE_ERRORS, DELETE_ERRORS, UPDATE_ERRORS } from './link-errors.ts';
+import { linksBulkRouter } from './links-bulk.ts';
 
 const tags = ['Links'];
 const linkRef = z.strictObject({ id: LinkRefSchema });
 
-/** What creating a link can answer (spec: "Link errors"); upsert the same. */
-const CREATE_ERRORS = [
-  'LINK_LIMIT_REACHED',
-  'PLAN_LIMIT_REACHED',
-  'TAG_NOT_FOUND',
-  'SLUG_TAKEN',
-  'EXTERNAL_ID_TAKEN',
-  'VALIDATION_ERROR',
-  'SLUG_INVALID',
-  'REPUTATION_UNAVAILABLE',
-] as const;
-
 export const linksRouter = {
+  // First: REST picks the first procedure whose path matches, and `/links/{id}` matches `/links/bulk`.
+  ...linksBulkRouter,
+
   create: authedProcedure({
     openapi: { method: 'POST', path: '/links', tags, summary: 'Create a link', protect: true, successDescription: 'The new link' },
     success: 201,
@@ -58,7 +51,7 @@ export const linksRouter = {
   update: authedProcedure({
     openapi: { method: 'PATCH', path: '/links/{id}', tags, summary: 'Update a link (only the fields sent change)', protect: true },
     success: 200,
-    errors: ['PLAN_LIMIT_REACHED', 'LINK_NOT_FOUND', 'TAG_NOT_FOUND', 'VALIDATION_ERROR', 'REPUTATION_UNAVAILABLE'],
+    errors: UPDATE_ERRORS,
   })
     .input(UpdateLinkBodySchema.extend(linkRef.shape))
     .output(LinkSchema)
@@ -67,7 +60,7 @@ export const linksRouter = {
   delete: authedProcedure({
     openapi: { method: 'DELETE', path: '/links/{id}', tags, summary: 'Delete a link', protect: true, successDescription: 'Deleted' },
     success: 204,
-    errors: ['LINK_NOT_FOUND'],
+    errors: DELETE_ERRORS,
   })
     .input(linkRef)
     .output(z.void())

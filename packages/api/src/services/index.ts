@@ -7,6 +7,7 @@ import { DenylistService } from '../reputation/denylist-service.ts';
 import { AccountService } from './account-service.ts';
 import { ApiKeyService } from './api-key-service.ts';
 import { DestinationChecker } from './destinations.ts';
+import { LinkBulkService } from './link-bulk-service.ts';
 import { LinkService } from './link-service.ts';
 import { StatsService } from './stats-service.ts';
 import { TagService } from './tag-service.ts';
@@ -31,6 +32,7 @@ export interface Services {
   accounts: AccountService;
   apiKeys: ApiKeyService;
   links: LinkService;
+  linksBulk: LinkBulkService;
   tags: TagService;
   stats: StatsService;
   redirects: RedirectService;
@@ -43,10 +45,12 @@ export function createServices({ orm, shortDomain, reputation, clicks }: Service
   const denylist = new DenylistService(orm);
   const destinations = new DestinationChecker(hostOf(origin), new ReputationChain(reputation ? [denylist, reputation] : [denylist]));
   const redirects = new RedirectService(orm);
+  const links = new LinkService(orm, destinations, origin, (slug) => redirects.cache.invalidate(slug));
   return {
     accounts: new AccountService(orm),
     apiKeys: new ApiKeyService(orm),
-    links: new LinkService(orm, destinations, origin, (slug) => redirects.cache.invalidate(slug)),
+    links,
+    linksBulk: new LinkBulkService(links),
     tags: new TagService(orm),
     stats: new StatsService(orm, origin),
     redirects,

@@ -30,6 +30,17 @@ try {
 }
 await client.links.delete(link.id);
 
+// Bulk: every item's own result, whether all, some or none were done.
+const bulk = await client.links.bulkCreate({
+  links: [
+    { title: 'Bulk one', destination_url: 'https://example.com/bulk-1' },
+    { title: 'Bulk two', destination_url: 'https://example.com/bulk-2', slug: 'docs' },
+  ],
+});
+const bulkCreated = bulk.results.flatMap((result) => (result.ok ? [result.link.id] : []));
+const bulkRefused = bulk.results.flatMap((result) => (result.ok ? [] : [`${result.index}:${result.status}:${result.error.code}`]));
+const bulkDeleted = await client.links.bulkDelete({ ids: bulkCreated });
+
 console.log(
   JSON.stringify({
     destination: link.destination_url,
@@ -40,5 +51,6 @@ console.log(
     days: stats.series.length,
     refused,
     field,
+    bulk: { succeeded: bulk.succeeded, refused: bulkRefused, deleted: bulkDeleted.succeeded },
   }),
 );

@@ -1,0 +1,81 @@
+import type {
+  BulkCreateItem,
+  BulkCreateLinksBody,
+  BulkCreateResult,
+  BulkDeleteItem,
+  BulkDeleteLinksQuery,
+  BulkDeleteResult,
+  BulkUpdateItem,
+  BulkUpdateLinksBody,
+  BulkUpdateResult,
+  ErrorBody,
+} from '@shortlinks/contract';
+import { ZodError } from 'zod';
+import { AppError, fromZodError } from '../errors.ts';
+import type { LinkService } from './link-service.ts';
+
+type Failure = { ok: false; status: number; error: ErrorBody };
+
+/**
+ * What one item's single call answered: its value, or the error it refused the item with. Only
+ * the API's own refusals are an item's result; anything unexpected (the database gone) ends the
+ * bulk call as a 500, as it would end the single call.
+ */
+async function attempt<T>(work: () => Promise<T>): Promise<{ ok: true; value: T } | Failure> {
+  try {
+    return { ok: true, value: await work() };
+  } catch (error) {
+    if (!(error instanceof AppError) || error.code === 'INTERNAL_ERROR') throw error;
+    return refused(error);
+  }
+}
+
+const refused = (error: AppError): Failure => ({ ok: false, status: error.status, error: error.toBody() });
+
+const tally = <T extends { ok: boolean }>(results: T[]) => {
+  const succeeded = results.filter((result) => result.ok).length;
+  return { succeeded, failed: results.length - succeeded, results };
+};
+
+/**
+ * Bulk calls (issue #14): each item is its single call (POST, PATCH or DELETE /links/{id}), done
+ * in request order, in a transaction of its own, with the same limits, locks and redirect
+ * announcements, so a refused item saves nothing and undoes nothing of the others.
+ */
+export class LinkBulkService {
+  readonly #links: LinkService;
+
+  constructor(links: LinkService) {
+    this.#links = links;
+  }
+
+  async create(accountId: string, { links }: BulkCreateLinksBody): Promise<BulkCreateResult> {
+    const results: BulkCreateItem[] = [];
+    for (const [index, item] of links.entries()) {
+      // An item that breaks the body's rules gets the error its single call would have answered.
+      const result = item.ok
+        ? await attempt(() => this.#links.create(accountId, item.value))
+        : refused(fromZodError(new ZodError(item.issues), item.input));
+      results.push(result.ok ? { index, ok: true, status: 201, link: result.value } : { index, ...result });
+    }
+    return tally(results);
+  }
+
+  async update(accountId: string, { ids, changes }: BulkUpdateLinksBody): Promise<BulkUpdateResult> {
+    const results: BulkUpdateItem[] = [];
+    for (const [index, id] of ids.entries()) {
+      const result = await attempt(() => this.#links.update(accountId, id, changes));
+      results.push(result.ok ? { index, ok: true, status: 200, id, link: result.value } : { index, id, ...result });
+    }
+    return tally(results);
+  }
+
+  async delete(accountId: string, { ids }: BulkDeleteLinksQuery): Promise<BulkDeleteResult> {
+    const results: BulkDeleteItem[] = [];
+    for (const [index, id] of ids.entries()) {
+      const result = await attempt(() => this.#links.delete(accountId, id));
+      results.push(result.ok ? { index, ok: true, status: 204, id } : { index, id, ...result });
+    }
+    return tally(results);
+  }
+}
