@@ -1,7 +1,8 @@
 import type { AppRouter } from '@shortlinks/api';
-import { createTRPCClient, httpLink } from '@trpc/client';
+import { createTRPCClient, httpBatchStreamLink, httpLink, splitLink } from '@trpc/client';
 import { refuseNonJsonAnswers, toShortlinksError } from './errors.ts';
 import type {
+  ExportQuery,
   GroupStats,
   Link,
   LinkInput,
@@ -41,6 +42,11 @@ export interface ShortlinksClient {
     get(id: string): Promise<Link>;
     update(input: LinkUpdate): Promise<Link>;
     delete(id: string): Promise<void>;
+    /**
+     * Every live link of the account as an export file (docs/import-export.md), in chunks of text
+     * to write out as they come: `csv` (the default) or `jsonl`. Streamed, so memory stays flat.
+     */
+    export(query?: ExportQuery): Promise<AsyncIterable<string>>;
   };
   tags: {
     create(input: TagInput): Promise<Tag>;
@@ -59,16 +65,30 @@ export interface ShortlinksClient {
 
 /** The typed Shortlinks client: a misspelt field or a value outside an enum is a compile error. */
 export function createClient({ baseUrl, apiKey, fetch }: ClientOptions): ShortlinksClient {
+  const transport = {
+    url: `${baseUrl.replace(/\/+$/, '')}/trpc`,
+    headers: () => ({ authorization: `Bearer ${apiKey}` }),
+    fetch: refuseNonJsonAnswers(fetch ?? ((input, init) => globalThis.fetch(input, init))),
+  };
   const trpc = createTRPCClient<AppRouter>({
     links: [
-      // One HTTP request per call (no batching), so statuses are those of the REST API.
-      httpLink({
-        url: `${baseUrl.replace(/\/+$/, '')}/trpc`,
-        headers: () => ({ authorization: `Bearer ${apiKey}` }),
-        fetch: refuseNonJsonAnswers(fetch ?? ((input, init) => globalThis.fetch(input, init))),
+      splitLink({
+        // The export is a stream of chunks, which only the streaming link carries; one call a request.
+        condition: (operation) => operation.path === 'links.export',
+        true: httpBatchStreamLink({ ...transport, maxItems: 1 }),
+        // One HTTP request per call (no batching), so statuses are those of the REST API.
+        false: httpLink(transport),
       }),
     ],
   });
+  /** The chunks of a stream, whose failure midway is a ShortlinksError like any other. */
+  async function* streamed<T>(chunks: AsyncIterable<T>): AsyncGenerator<T, void, undefined> {
+    try {
+      yield* chunks;
+    } catch (error) {
+      throw toShortlinksError(error);
+    }
+  }
   const call = async <T>(run: () => Promise<T>): Promise<T> => {
     try {
       return await run();
@@ -85,6 +105,7 @@ export function createClient({ baseUrl, apiKey, fetch }: ClientOptions): Shortli
       get: (id) => call(() => trpc.links.get.query({ id })),
       update: (input) => call(() => trpc.links.update.mutate(input)),
       delete: (id) => call(() => trpc.links.delete.mutate({ id })),
+      export: (query = {}) => call(async () => streamed(await trpc.links.export.query(query))),
     },
     tags: {
       create: (input) => call(() => trpc.tags.create.mutate(input)),

@@ -11,6 +11,7 @@ import type { TRPCRouterRecord } from '@trpc/server';
 import { z } from 'zod';
 import { pathParam } from '../path-param.ts';
 import { authedProcedure } from '../trpc.ts';
+import { linksExportRouter } from './links-export.ts';
 
 const tags = ['Links'];
 const linkRef = z.strictObject({ id: LinkRefSchema });
@@ -88,4 +89,6 @@ export const linksRouter = {
     .input(CreateLinkBodySchema)
     .output(UpsertedLinkSchema)
     .mutation(({ ctx, input }) => ctx.services.links.upsert(ctx.accountId, input)),
+
+  ...linksExportRouter,
 } satisfies TRPCRouterRecord;

@@ -7,6 +7,7 @@ import { DenylistService } from '../reputation/denylist-service.ts';
 import { AccountService } from './account-service.ts';
 import { ApiKeyService } from './api-key-service.ts';
 import { DestinationChecker } from './destinations.ts';
+import { LinkExportService } from './link-export.ts';
 import { LinkService } from './link-service.ts';
 import { StatsService } from './stats-service.ts';
 import { TagService } from './tag-service.ts';
@@ -31,6 +32,7 @@ export interface Services {
   accounts: AccountService;
   apiKeys: ApiKeyService;
   links: LinkService;
+  linkExport: LinkExportService;
   tags: TagService;
   stats: StatsService;
   redirects: RedirectService;
@@ -47,6 +49,7 @@ export function createServices({ orm, shortDomain, reputation, clicks }: Service
     accounts: new AccountService(orm),
     apiKeys: new ApiKeyService(orm),
     links: new LinkService(orm, destinations, origin, (slug) => redirects.cache.invalidate(slug)),
+    linkExport: new LinkExportService(orm, origin),
     tags: new TagService(orm),
     stats: new StatsService(orm, origin),
     redirects,
