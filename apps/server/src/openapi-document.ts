@@ -109,32 +109,35 @@ export function buildOpenApiDocument(router: AppRouter, baseUrl: string): OpenAP
 function addStreamedOperation(document: OpenAPIObject, meta: Meta): void {
   const { path, method, summary, description, tags } = meta.openapi;
   const header = EXPORT_COLUMNS.join(',');
-  const paths = (document.paths ??= {}) as Record<string, Record<string, unknown>>;
-  const item = (paths[path] ??= {});
-  item[method.toLowerCase()] = {
-    summary,
-    description,
-    tags,
-    security: [{ bearerAuth: [] }],
-    parameters: [
-      {
-        name: 'format',
-        in: 'query',
-        required: false,
-        description: '`csv` (the default) or `jsonl`; anything else is 422 VALIDATION_ERROR with `field: "format"`.',
-        schema: { type: 'string', enum: [...EXPORT_FORMATS], default: 'csv' },
-      },
-    ],
-    responses: {
-      '200': {
-        description: 'The export file, streamed (chunked): every live link of the account, oldest first.',
-        content: {
-          [mediaType(EXPORT_MEDIA_TYPES.csv)]: {
-            schema: { type: 'string', description: 'RFC 4180 CSV, UTF-8, a header row first.' },
-            example: `${header}\r\n`,
-          },
-          [mediaType(EXPORT_MEDIA_TYPES.jsonl)]: {
-            schema: { type: 'string', description: 'JSON Lines: one JSON object a line, with the CSV columns as keys.' },
+  document.paths ??= {};
+  const paths = document.paths as Record<string, Record<string, unknown>>;
+  paths[path] = {
+    ...paths[path],
+    [method.toLowerCase()]: {
+      summary,
+      description,
+      tags,
+      security: [{ bearerAuth: [] }],
+      parameters: [
+        {
+          name: 'format',
+          in: 'query',
+          required: false,
+          description: '`csv` (the default) or `jsonl`; anything else is 422 VALIDATION_ERROR with `field: "format"`.',
+          schema: { type: 'string', enum: [...EXPORT_FORMATS], default: 'csv' },
+        },
+      ],
+      responses: {
+        '200': {
+          description: 'The export file, streamed (chunked): every live link of the account, oldest first.',
+          content: {
+            [mediaType(EXPORT_MEDIA_TYPES.csv)]: {
+              schema: { type: 'string', description: 'RFC 4180 CSV, UTF-8, a header row first.' },
+              example: `${header}\r\n`,
+            },
+            [mediaType(EXPORT_MEDIA_TYPES.jsonl)]: {
+              schema: { type: 'string', description: 'JSON Lines: one JSON object a line, with the CSV columns as keys.' },
+            },
           },
         },
       },
