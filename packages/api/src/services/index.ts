@@ -8,11 +8,21 @@ import { AccountService } from './account-service.ts';
 import { ApiKeyService } from './api-key-service.ts';
 import { DestinationChecker } from './destinations.ts';
 import { LinkExportService } from './link-export.ts';
+import { LinkImportService } from './link-import.ts';
 import { LinkService } from './link-service.ts';
 import { StatsService } from './stats-service.ts';
 import { TagService } from './tag-service.ts';
 
+export type { ImportedLink, ImportRow, RowProblem } from '../imports/import-row.ts';
 export type { AccountView, NewAccount } from './account-service.ts';
+export {
+  CONFLICT_MODES,
+  type ConflictMode,
+  type ImportCounts,
+  type ImportOptions,
+  type ImportResult,
+  type RowRefusal,
+} from './link-import.ts';
 export { API_KEY_PREFIX, type ApiKeyView, type Caller } from './api-key-service.ts';
 
 export interface ServiceOptions {
@@ -33,6 +43,7 @@ export interface Services {
   apiKeys: ApiKeyService;
   links: LinkService;
   linkExport: LinkExportService;
+  linkImport: LinkImportService;
   tags: TagService;
   stats: StatsService;
   redirects: RedirectService;
@@ -45,11 +56,13 @@ export function createServices({ orm, shortDomain, reputation, clicks }: Service
   const denylist = new DenylistService(orm);
   const destinations = new DestinationChecker(hostOf(origin), new ReputationChain(reputation ? [denylist, reputation] : [denylist]));
   const redirects = new RedirectService(orm);
+  const changed = (slug: string) => redirects.cache.invalidate(slug);
   return {
     accounts: new AccountService(orm),
     apiKeys: new ApiKeyService(orm),
-    links: new LinkService(orm, destinations, origin, (slug) => redirects.cache.invalidate(slug)),
+    links: new LinkService(orm, destinations, origin, changed),
     linkExport: new LinkExportService(orm, origin),
+    linkImport: new LinkImportService(orm, destinations, changed),
     tags: new TagService(orm),
     stats: new StatsService(orm, origin),
     redirects,
