@@ -3,11 +3,14 @@
  * In one run, on the embedded PostgreSQL with 10,000 links:
  *   - server: the real server (`buildServer`): cache lookup, click recording, headers;
  *   - bare:   a bare node:http server answering 302 from an in-memory Map of the same slugs.
+ * The server runs as `npm start` runs it: at the default log level (info: a JSON line per
+ * redirect), written to a file through the server's own log destination (BENCH_LOG_SYNC=1 writes
+ * them synchronously instead, as before; BENCH_LOG_LEVEL sets another level).
  * Both get the same load: 50 connections cycling through 2,000 distinct slugs, with a browser
  * User-Agent (so every redirect is a counted click), in interleaved rounds (alternating which goes
  * first); medians are reported, and the ratio is the median of the rounds' ratios.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -17,7 +20,9 @@ import { createServices } from '@shortlinks/api/services';
 import { createOrm, type Database, migrate } from '@shortlinks/db';
 import { startEmbeddedPostgres } from '@shortlinks/db/embedded';
 import { sql } from 'kysely';
+import pino from 'pino';
 import { buildServer } from '../src/build-server.ts';
+import { logDestination } from '../src/log-destination.ts';
 import { drive, type LoadResult, median } from './load.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
@@ -51,7 +56,11 @@ const app = await buildServer({
   services,
   databaseUrl: cluster.url,
   baseUrl: 'http://127.0.0.1',
-  logLevel: 'warn',
+  // The level operators run (LOG_LEVEL's default), its lines written to a file as a service's would be.
+  logLevel: process.env.BENCH_LOG_LEVEL ?? 'info',
+  logStream: process.env.BENCH_LOG_SYNC
+    ? pino.destination({ dest: path.join(dataDir, 'server.log'), sync: true })
+    : logDestination(path.join(dataDir, 'server.log')),
   rateLimits: { redirects: Number.MAX_SAFE_INTEGER },
 });
 await app.listen({ port: 0, host: '127.0.0.1' });
@@ -117,6 +126,8 @@ for (const [name, s] of Object.entries(summary)) {
 }
 
 await app.close();
+const logLines = (await readFile(path.join(dataDir, 'server.log'), 'utf8')).split('\n').length - 1;
+console.log(`${logLines} log lines written at level ${app.log.level}`);
 await new Promise((resolve) => bare.close(resolve));
 await orm.close();
 await cluster.stop();
