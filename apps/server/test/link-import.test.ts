@@ -29,7 +29,7 @@ async function snapshot(account: TestAccount) {
               coalesce((select array_agg(t.name order by t.name) from link_tag lt join tag t on t.id = lt.tag_id where lt.link_id = l.id), '{}') as tags
        from link l where l.account_id = '${account.account.id}' and l.deleted_at is null order by l.slug`,
     );
-  return rows;
+  return rows as { slug: string }[];
 }
 
 const CREATED = Date.UTC(2024, 0, 15, 9, 30, 0, 123);
@@ -166,7 +166,9 @@ describe('importing rows into an account', () => {
   test('each refused row is reported with its row number and the API code, and undoes nothing of the others', async () => {
     const alice = await createAccount(server, { plan: 'unlimited' });
     const bob = await createAccount(server, { plan: 'unlimited' });
-    expect((await bob.call('POST', '/links', { title: 'Bob', destination_url: 'https://example.com/bob', slug: 'bobs-slug' })).status).toBe(201);
+    expect((await bob.call('POST', '/links', { title: 'Bob', destination_url: 'https://example.com/bob', slug: 'bobs-slug' })).status).toBe(
+      201,
+    );
     const result = await importInto(
       alice,
       rowsOf(
@@ -190,7 +192,7 @@ describe('importing rows into an account', () => {
       { row: 7, code: 'VALIDATION_ERROR', field: 'created_at' },
       { row: 8, code: 'VALIDATION_ERROR', field: 'expiration_url' },
     ]);
-    expect((await snapshot(alice)).map((link: { slug: string }) => link.slug)).toEqual(['dup-ext-a', 'fine-1', 'fine-2']);
+    expect((await snapshot(alice)).map((link) => link.slug)).toEqual(['dup-ext-a', 'fine-1', 'fine-2']);
     // The row refused for its slug created no tag.
     expect(await countRows(server, 'tag', `account_id = '${alice.account.id}'`)).toBe(0);
   });
@@ -207,7 +209,7 @@ describe('importing rows into an account', () => {
     );
     expect(result).toMatchObject({ created: 2, refused: 1 });
     expect(result.refusedRows[0]).toMatchObject({ row: 3, code: 'PLAN_LIMIT_REACHED' });
-    expect((await snapshot(alice)).map((link: { slug: string }) => link.slug)).toEqual(['tags-1', 'tags-3']);
+    expect((await snapshot(alice)).map((link) => link.slug)).toEqual(['tags-1', 'tags-3']);
     expect(await countRows(server, 'tag', `account_id = '${alice.account.id}'`)).toBe(2);
   });
 });

@@ -13,8 +13,9 @@ import { LinkService } from './link-service.ts';
 import { StatsService } from './stats-service.ts';
 import { TagService } from './tag-service.ts';
 
-export type { ImportedLink, ImportRow, RowProblem } from '../imports/import-row.ts';
+export { IMPORT_FORMATS, type ImportedLink, type ImportFormat, type ImportRow, type RowProblem } from '../imports/import-row.ts';
 export type { AccountView, NewAccount } from './account-service.ts';
+export { API_KEY_PREFIX, type ApiKeyView, type Caller } from './api-key-service.ts';
 export {
   CONFLICT_MODES,
   type ConflictMode,
@@ -23,7 +24,6 @@ export {
   type ImportResult,
   type RowRefusal,
 } from './link-import.ts';
-export { API_KEY_PREFIX, type ApiKeyView, type Caller } from './api-key-service.ts';
 
 export interface ServiceOptions {
   orm: Orm;

@@ -83,7 +83,11 @@ export class LinkImportService {
     this.#changed = changed;
   }
 
-  async import(accountId: string, rows: AsyncIterable<ImportRow> | Iterable<ImportRow>, options: ImportOptions = {}): Promise<ImportResult> {
+  async import(
+    accountId: string,
+    rows: AsyncIterable<ImportRow> | Iterable<ImportRow>,
+    options: ImportOptions = {},
+  ): Promise<ImportResult> {
     const mode = options.onConflict ?? 'skip';
     const dryRun = options.dryRun ?? false;
     const batchSize = options.batchSize ?? IMPORT_BATCH_SIZE;
@@ -164,7 +168,8 @@ export class LinkImportService {
       try {
         const existing = this.#conflict(link, bySlug, byExternalId);
         if (existing && run.mode === 'fail') {
-          const taken = existing.slug === link.slug ? conflictRefusal(row, 'SLUG_TAKEN', link) : conflictRefusal(row, 'EXTERNAL_ID_TAKEN', link);
+          const taken =
+            existing.slug === link.slug ? conflictRefusal(row, 'SLUG_TAKEN', link) : conflictRefusal(row, 'EXTERNAL_ID_TAKEN', link);
           run.refuse(taken);
           run.stoppedAt = taken;
           return changed;
@@ -252,17 +257,21 @@ export class LinkImportService {
 
   async #create(db: Db, account: AccountRow, link: PreparedLinkOf, knownTags: Map<string, TagSummary>): Promise<ExistingLink> {
     // The link first: a slug taken (by another account) is refused before any tag is created.
-    const inserted = await insertWithSlug(db, {
-      id: newId('lnk'),
-      account_id: account.id,
-      destination_url: link.destination_url,
-      title: link.title ?? titleFromDestination(link.destination_url),
-      external_id: link.external_id ?? null,
-      comments: link.comments ?? null,
-      expires_at: link.expires_at ?? null,
-      expiration_url: link.expiration_url ?? null,
-      ...(link.created_at ? { created_at: link.created_at } : {}),
-    }, link.slug);
+    const inserted = await insertWithSlug(
+      db,
+      {
+        id: newId('lnk'),
+        account_id: account.id,
+        destination_url: link.destination_url,
+        title: link.title ?? titleFromDestination(link.destination_url),
+        external_id: link.external_id ?? null,
+        comments: link.comments ?? null,
+        expires_at: link.expires_at ?? null,
+        expiration_url: link.expiration_url ?? null,
+        ...(link.created_at ? { created_at: link.created_at } : {}),
+      },
+      link.slug,
+    );
     let tags: TagSummary[];
     try {
       tags = await tagsNamed(db, account, link.tag_names ?? [], knownTags);
@@ -288,7 +297,8 @@ export class LinkImportService {
       external_id: link.external_id ?? existing.external_id,
       comments: link.comments === undefined ? existing.comments : link.comments,
       expires_at: link.expires_at === undefined ? existing.expires_at : link.expires_at,
-      expiration_url: link.expires_at === undefined && link.expiration_url === undefined ? existing.expiration_url : (link.expiration_url ?? null),
+      expiration_url:
+        link.expires_at === undefined && link.expiration_url === undefined ? existing.expiration_url : (link.expiration_url ?? null),
     };
     const sameTags =
       link.tag_names === undefined ||
