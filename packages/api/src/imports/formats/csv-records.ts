@@ -1,0 +1,104 @@
+import { pipeline, Readable } from 'node:stream';
+import { type CsvError, parse } from 'csv-parse';
+import type { RowProblem } from '../import-row';
+import { ImportFileError } from './errors';
+import { type TextSource, textChunks } from './text';
+
+/** One CSV record after the header: its cells by (normalized) column name, and the line it starts on. */
+export type CsvRow = { line: number; cells: Record<string, string> } | { line: number; problem: RowProblem };
+
+export interface CsvReading {
+  /** How a header cell is named in `cells`, e.g. lower case without spaces for Shlink's importer. */
+  columnName: (header: string) => string;
+  /** Field separators the file may use, picked from its first line (default: comma only). */
+  delimiters?: readonly string[];
+}
+
+const LINE_BREAK = /\r\n|\r|\n/g;
+
+/**
+ * The records of an RFC 4180 file (header first), streamed. A record's line is where it starts, the
+ * header being line 1: counted here from the line breaks inside its cells and the empty lines
+ * skipped, because csv-parse counts a quoted CRLF twice. Quoting that cannot be read stops the file
+ * (everything after it would be misread); a record with more non-empty cells than the header is
+ * reported, fewer cells leave the rest empty.
+ */
+export async function* csvRecords(source: TextSource, reading: CsvReading): AsyncGenerator<CsvRow> {
+  const { delimiter, chunks } = await pickDelimiter(textChunks(source), reading.delimiters ?? [',']);
+  // Bad quoting is skipped by csv-parse (rather than thrown, which would drop the records it had
+  // already parsed) and noted with how many records came before it: reading stops there.
+  let failure: { error: CsvError; after: number } | undefined;
+  const parser = parse({
+    delimiter,
+    bom: true,
+    info: true,
+    skip_empty_lines: true,
+    relax_column_count: true,
+    relax_quotes: true,
+    skip_records_with_error: true,
+    on_skip: (error) => {
+      if (error !== undefined) failure ??= { error, after: parser.info.records };
+      return undefined;
+    },
+  });
+  // pipeline, not pipe: a read error of the file reaches the loop instead of leaving it waiting.
+  const records = pipeline(Readable.from(chunks), parser, () => {}) as AsyncIterable<{ record: string[]; info: { empty_lines: number } }>;
+  let header: string[] | undefined;
+  let linesBefore = 0;
+  let emptyLines = 0;
+  let seen = 0;
+  for await (const { record, info } of records) {
+    if (failure !== undefined && seen >= failure.after) break;
+    seen += 1;
+    emptyLines = info.empty_lines;
+    const line = 1 + linesBefore + emptyLines;
+    linesBefore += 1 + record.reduce((breaks, value) => breaks + (value.match(LINE_BREAK)?.length ?? 0), 0);
+    if (header === undefined) {
+      header = record.map((name) => reading.columnName(name));
+      continue;
+    }
+    if (record.slice(header.length).some((value) => value !== '')) {
+      yield {
+        line,
+        problem: { code: 'MALFORMED_ROW', message: `the record has ${record.length} cells where the header has ${header.length}` },
+      };
+      continue;
+    }
+    const cells: Record<string, string> = {};
+    header.forEach((name, index) => {
+      cells[name] = record[index] ?? '';
+    });
+    yield { line, cells };
+  }
+  if (failure !== undefined) {
+    const line = 1 + linesBefore + emptyLines;
+    throw new ImportFileError('MALFORMED_FILE', `the CSV cannot be read from line ${line} on: ${failure.error.message}`, line);
+  }
+}
+
+/** Shlink's importer is told the separator; here the header line says it (`;` when it has no `,`). */
+async function pickDelimiter(
+  chunks: AsyncGenerator<string>,
+  delimiters: readonly string[],
+): Promise<{ delimiter: string; chunks: AsyncIterable<string> }> {
+  const seen: string[] = [];
+  let firstLine: string | undefined;
+  if (delimiters.length > 1) {
+    for await (const chunk of chunks) {
+      seen.push(chunk);
+      const text = seen.join('');
+      const end = text.search(/[\r\n]/);
+      if (end >= 0 || text.length > 65_536) {
+        firstLine = end >= 0 ? text.slice(0, end) : text;
+        break;
+      }
+    }
+    firstLine ??= seen.join('');
+  }
+  const delimiter = (firstLine !== undefined && delimiters.find((candidate) => firstLine.includes(candidate))) || delimiters[0] || ',';
+  async function* replay() {
+    yield* seen;
+    yield* chunks;
+  }
+  return { delimiter, chunks: replay() };
+}

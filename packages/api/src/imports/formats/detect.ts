@@ -1,0 +1,92 @@
+import { Readable } from 'node:stream';
+import { parse } from 'csv-parse/sync';
+import { parser } from 'stream-json';
+import type { ImportFormat } from '../import-row';
+import { BITLY_DESTINATION_COLUMNS, bitlyColumnName } from './bitly';
+import { withoutBom } from './text';
+
+/** How many of a file's first bytes detection reads. */
+export const DETECTION_BYTES = 65_536;
+
+/**
+ * The format of a file from its first characters (docs/import-export.md, "Detection"): for JSON, the
+ * keys of the first top-level object and what they hold; for CSV, the header's column names.
+ * Undefined when nothing fits.
+ */
+export async function detectImportFormat(head: string): Promise<ImportFormat | undefined> {
+  const text = withoutBom(head).trimStart();
+  if (text.startsWith('{') || text.startsWith('[')) return jsonFormat(await topLevelKeys(text));
+  return csvFormat(text);
+}
+
+type Held = 'object' | 'array' | 'value';
+
+function jsonFormat(keys: Map<string, Held>): ImportFormat | undefined {
+  if (keys.get('links') === 'object') return 'yourls-json';
+  if (keys.get('links') === 'array') return 'bitly-json';
+  if (keys.get('data') === 'array' && (keys.has('total') || keys.has('skip') || keys.has('limit'))) return 'kutt-json';
+  if (keys.has('destination_url')) return 'shortlinks-jsonl';
+  if (keys.has('long_url')) return 'bitly-json';
+  return undefined;
+}
+
+/** The keys of the first top-level object and what each holds, read as far as the head goes. */
+async function topLevelKeys(head: string): Promise<Map<string, Held>> {
+  const keys = new Map<string, Held>();
+  let depth = 0;
+  let key: string | undefined;
+  const hold = (held: Held) => {
+    if (depth === 1 && key !== undefined) keys.set(key, held);
+    key = undefined;
+  };
+  // Tokens are taken as they come ('data'), not by iterating: the head usually ends inside the
+  // document, and the parser's error would drop tokens still buffered.
+  const tokens = Readable.from([head]).pipe(parser.asStream({ jsonStreaming: true, streamValues: false }));
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      tokens.destroy();
+      resolve();
+    };
+    tokens.on('data', (token: { name: string; value?: unknown }) => {
+      if (token.name === 'startObject' || token.name === 'startArray') {
+        hold(token.name === 'startObject' ? 'object' : 'array');
+        depth += 1;
+      } else if (token.name === 'endObject' || token.name === 'endArray') {
+        depth -= 1;
+        if (depth === 0) done();
+      } else if (token.name === 'keyValue') {
+        if (depth === 1) key = String(token.value);
+      } else if (token.name.endsWith('Value')) {
+        hold('value');
+      }
+    });
+    tokens.on('error', done);
+    tokens.on('end', done);
+    tokens.on('close', done);
+  });
+  return keys;
+}
+
+function csvFormat(text: string): ImportFormat | undefined {
+  const firstLine = text.split(/\r\n|\r|\n/, 1)[0] ?? '';
+  if (firstLine === '') return undefined;
+  const delimiter = !firstLine.includes(',') && firstLine.includes(';') ? ';' : ',';
+  let header: string[];
+  try {
+    header = ((parse(firstLine, { delimiter, relax_quotes: true, relax_column_count: true }) as string[][])[0] ?? []).map((name) =>
+      name.trim().toLowerCase(),
+    );
+  } catch {
+    return undefined;
+  }
+  const has = (name: string) => header.includes(name);
+  if (has('slug') && has('destination_url')) return 'shortlinks-csv';
+  if (has('createdat') && has('longurl') && has('shorturl')) return 'shlink-csv';
+  if (header[0] === 'source' && header[1] === 'target') return 'yourls-csv';
+  const shlinkNames = header.map((name) => name.replaceAll(' ', ''));
+  const shlinkHas = (name: string) => shlinkNames.includes(name);
+  if (shlinkHas('longurl') && (shlinkHas('shortcode') || shlinkHas('shorturl') || shlinkHas('domain'))) return 'shlink-import-csv';
+  if (header.map(bitlyColumnName).some((name) => BITLY_DESTINATION_COLUMNS.includes(name))) return 'bitly-csv';
+  if (shlinkHas('longurl')) return 'shlink-import-csv';
+  return undefined;
+}

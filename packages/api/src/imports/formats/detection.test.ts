@@ -1,0 +1,94 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { IMPORT_FORMATS } from '../import-row';
+import { detectImportFormat, ImportFileError, readImportFile } from './index';
+import { collect } from './test-support';
+
+async function fileWith(name: string, text: string | Buffer): Promise<string> {
+  const path = join(await mkdtemp(join(tmpdir(), 'import-formats-')), name);
+  await writeFile(path, text);
+  return path;
+}
+
+describe('import formats: detection', () => {
+  it.each([
+    ['the unquoted header of the first six-column Shlink export', 'createdAt,shortUrl,longUrl,title,tags,visits\n', 'shlink-csv'],
+    ['Shlink’s importer CSV with ; between fields', 'longURL;tags;domain;short code;Title\n', 'shlink-import-csv'],
+    ['Shlink’s importer CSV with only a long URL', 'longURL,tags\n', 'shlink-import-csv'],
+    ['a Bitly CSV with a destination URL column', 'Destination URL,Bitlink\n', 'bitly-csv'],
+    ['a Bitly API page pretty-printed (jq .)', '{\n  "links": [\n    {\n      "long_url": "https://example.com"', 'bitly-json'],
+    ['a Kutt list whose head ends mid-item', '{"total":1,"limit":10,"skip":0,"data":[{"id":"5f0a', 'kutt-json'],
+    ['a YOURLS stats answer', '{"links":{"link_1":{"shorturl":"http:\\/\\/sho.rt\\/a"', 'yourls-json'],
+    [
+      'our JSON Lines',
+      '{"id":"lnk_1","slug":"a","short_url":"https://s.test/a","destination_url":"https://example.com"}\n',
+      'shortlinks-jsonl',
+    ],
+  ])('%s', async (_case, head, format) => {
+    expect(await detectImportFormat(head)).toBe(format);
+  });
+
+  it('a text in a key’s value does not fool it: a Kutt description mentioning "links":[', async () => {
+    expect(await detectImportFormat('{"total":1,"limit":10,"skip":0,"data":[{"description":"\\"links\\":["}]}')).toBe('kutt-json');
+  });
+
+  it.each([
+    ['an unknown CSV', 'name,age\nbob,3\n'],
+    ['a JSON list of numbers', '[1, 2, 3]'],
+    ['a JSON object of something else', '{"users":[]}'],
+    ['plain text', 'hello world'],
+  ])('%s is no format it knows', async (_case, head) => {
+    expect(await detectImportFormat(head)).toBeUndefined();
+  });
+
+  it('an undetectable file: an ImportFileError naming every format it knows, and the way to name one', async () => {
+    const path = await fileWith('people.csv', 'name,age\nbob,3\n');
+    const error = await readImportFile(path).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ImportFileError);
+    expect(error).toMatchObject({ code: 'UNKNOWN_FORMAT' });
+    for (const format of IMPORT_FORMATS) expect((error as Error).message).toContain(format);
+    expect((error as Error).message).toContain('--format');
+  });
+
+  it('an empty file is said to be empty', async () => {
+    const path = await fileWith('empty.csv', '');
+    await expect(readImportFile(path)).rejects.toMatchObject({ code: 'UNKNOWN_FORMAT', message: expect.stringContaining('is empty') });
+  });
+
+  it('a file that does not exist: UNREADABLE_FILE', async () => {
+    await expect(readImportFile('/nonexistent/links.csv')).rejects.toMatchObject({ code: 'UNREADABLE_FILE' });
+  });
+
+  it('a file that is not UTF-8 (a Latin-1 CSV from a spreadsheet) is refused, not imported garbled', async () => {
+    const path = await fileWith('latin1.csv', Buffer.from('source,target,hits\r\n/caf\xe9/,https://example.com/,1\r\n', 'latin1'));
+    await expect(readImportFile(path)).rejects.toMatchObject({ code: 'MALFORMED_FILE', message: expect.stringContaining('not UTF-8') });
+  });
+
+  it('a forced format wins over detection: "Long URL,Title" reads as Shlink’s importer when named', async () => {
+    const path = await fileWith('links.csv', 'Long URL,Title,Short URL\nhttps://example.com,Home,https://s.test/home\n');
+    const detected = await readImportFile(path);
+    expect(detected.format).toBe('shlink-import-csv');
+    const forced = await readImportFile(path, 'bitly-csv');
+    expect(forced.format).toBe('bitly-csv');
+    expect(await collect(forced.rows)).toEqual([{ row: 2, link: { slug: 'home', destination_url: 'https://example.com', title: 'Home' } }]);
+  });
+
+  it('a byte-order mark (as spreadsheet programs write) is read past, in CSV and JSON Lines', async () => {
+    const csv = await fileWith(
+      'bom.csv',
+      Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('source,target,hits\r\n/a/,https://example.com/,1\r\n')]),
+    );
+    const fromCsv = await readImportFile(csv);
+    expect(fromCsv.format).toBe('yourls-csv');
+    expect(await collect(fromCsv.rows)).toEqual([{ row: 2, link: { slug: 'a', destination_url: 'https://example.com/' } }]);
+    const jsonl = await fileWith(
+      'bom.jsonl',
+      Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"slug":"a","destination_url":"https://example.com/"}\n')]),
+    );
+    const fromJsonl = await readImportFile(jsonl);
+    expect(fromJsonl.format).toBe('shortlinks-jsonl');
+    expect(await collect(fromJsonl.rows)).toEqual([{ row: 1, link: { slug: 'a', destination_url: 'https://example.com/' } }]);
+  });
+});

@@ -1,0 +1,35 @@
+import type { ImportRow } from '../import-row';
+import { jsonItems } from './json-items';
+import { rowsOfJsonItems } from './rows';
+import type { TextSource } from './text';
+import { jsonText, refuse, required, timestamp } from './values';
+
+/**
+ * Kutt has no export; this reads its API's `GET /api/v2/links` saved to a file:
+ * `{"total", "limit", "skip", "data": [...]}` (Kutt's `links.handler.js` `get`, each link through
+ * `utils.sanitize.link`). `address` is the slug, `target` the destination, `description` the title;
+ * `expire_in` and `created_at` are ISO times (or `YYYY-MM-DD HH:MM:SS` UTC from a SQLite Kutt).
+ * Kutt gives only `password: true`, never the password: such a link is reported, not imported
+ * open. A link Kutt's admins banned is reported too, not brought back to life.
+ */
+export function readKuttJson(source: TextSource): AsyncGenerator<ImportRow> {
+  return rowsOfJsonItems(jsonItems(source, /^data\.\d+$/), (item) => {
+    if (item.password === true) {
+      refuse({
+        code: 'PASSWORD_PROTECTED',
+        message: 'the link is password-protected on Kutt; its password cannot be exported',
+        field: 'password',
+      });
+    }
+    if (item.banned === true) {
+      refuse({ code: 'LINK_BANNED', message: 'the link is banned on Kutt', field: 'banned' });
+    }
+    return {
+      slug: jsonText(item, 'address'),
+      destination_url: required(jsonText(item, 'target'), 'target'),
+      title: jsonText(item, 'description'),
+      expires_at: timestamp(jsonText(item, 'expire_in'), 'expire_in'),
+      created_at: timestamp(jsonText(item, 'created_at'), 'created_at'),
+    };
+  });
+}

@@ -1,0 +1,38 @@
+import type { ImportRow } from '../import-row';
+import { csvRecords } from './csv-records';
+import { rowsOfCsv } from './rows';
+import type { TextSource } from './text';
+import { cell, required, slugOfShortUrl, splitTags, timestamp } from './values';
+
+/**
+ * Shlink's web-client export (shlink-web-component, `ExportShortUrlsBtn` → json2csv):
+ * `"createdAt","domain","shortCode","shortUrl","longUrl","title","tags","visits"`, and its older
+ * six-column form without `domain` and `shortCode` (shlink-web-client until April 2023), where the
+ * slug is the short URL's path. `createdAt` is Shlink's ATOM time (`2024-03-05T14:22:10+00:00`).
+ * The domain and visit count stay behind: links land on the account's domain, with no clicks.
+ */
+export function readShlinkCsv(source: TextSource): AsyncGenerator<ImportRow> {
+  const records = csvRecords(source, { columnName: (name) => name.trim().toLowerCase() });
+  return rowsOfCsv(records, (cells) => ({
+    slug: cell(cells.shortcode) ?? slugOfShortUrl(cell(cells.shorturl), 'shortUrl'),
+    destination_url: required(cell(cells.longurl), 'longUrl'),
+    title: cell(cells.title),
+    tag_names: splitTags(cells.tags),
+    created_at: timestamp(cell(cells.createdat), 'createdAt'),
+  }));
+}
+
+/**
+ * The CSV Shlink's own importer reads (shlink-importer, `CsvImporter`): header names in any case
+ * and spacing (`Long URL`, `Short code`, `Domain`, `Title`, `Tags`), `,` or `;` between fields, the
+ * short code taken from `Short URL`'s path when there is no `Short code` column.
+ */
+export function readShlinkImportCsv(source: TextSource): AsyncGenerator<ImportRow> {
+  const records = csvRecords(source, { columnName: (name) => name.toLowerCase().replaceAll(' ', ''), delimiters: [',', ';'] });
+  return rowsOfCsv(records, (cells) => ({
+    slug: 'shortcode' in cells ? cell(cells.shortcode?.trim()) : slugOfShortUrl(cell(cells.shorturl), 'Short URL'),
+    destination_url: required(cell(cells.longurl), 'Long URL'),
+    title: cell(cells.title?.trim()),
+    tag_names: splitTags(cells.tags),
+  }));
+}

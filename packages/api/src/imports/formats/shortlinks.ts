@@ -1,0 +1,56 @@
+import type { ImportedLink, ImportRow } from '../import-row';
+import { csvRecords } from './csv-records';
+import { jsonLines } from './json-lines';
+import { rowsOfCsv, rowsOfJsonLines } from './rows';
+import type { TextSource } from './text';
+import { cell, jsonText, jsonTextList, required, timestamp } from './values';
+
+/**
+ * Our own export (docs/import-export.md, "Our own export"): `id, slug, short_url, destination_url,
+ * title, tags, external_id, comments, expires_at, expiration_url, click_count, created_at`. The id,
+ * short URL and click count belong to the account that exported; the import gives new ones.
+ */
+export function readShortlinksCsv(source: TextSource): AsyncGenerator<ImportRow> {
+  const records = csvRecords(source, { columnName: (name) => name.trim().toLowerCase() });
+  return rowsOfCsv(records, (cells) => linkOf((key) => cell(cells[key]), splitEscapedTags(cells.tags ?? '')));
+}
+
+export function readShortlinksJsonl(source: TextSource): AsyncGenerator<ImportRow> {
+  return rowsOfJsonLines(jsonLines(source), (item) => linkOf((key) => jsonText(item, key), jsonTextList(item, 'tags')));
+}
+
+function linkOf(text: (key: string) => string | undefined, tags: string[] | undefined): ImportedLink {
+  return {
+    slug: text('slug'),
+    destination_url: required(text('destination_url'), 'destination_url'),
+    title: text('title'),
+    tag_names: tags,
+    external_id: text('external_id'),
+    comments: text('comments'),
+    expires_at: timestamp(text('expires_at'), 'expires_at'),
+    expiration_url: text('expiration_url'),
+    created_at: timestamp(text('created_at'), 'created_at'),
+  };
+}
+
+/** Tag names joined with `|`, where a `|` or `\` inside a name is written `\|` / `\\`. */
+export function splitEscapedTags(value: string): string[] | undefined {
+  if (value === '') return undefined;
+  const tags: string[] = [];
+  let current = '';
+  for (let index = 0; index < value.length; index += 1) {
+    const char = value[index];
+    if (char === '\\' && index + 1 < value.length) {
+      index += 1;
+      current += value[index];
+    } else if (char === '|') {
+      tags.push(current);
+      current = '';
+    } else {
+      current += char;
+    }
+  }
+  tags.push(current);
+  const names = tags.filter((tag) => tag !== '');
+  return names.length > 0 ? names : undefined;
+}

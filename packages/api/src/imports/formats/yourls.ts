@@ -1,0 +1,32 @@
+import type { ImportRow } from '../import-row';
+import { csvRecords } from './csv-records';
+import { jsonItems } from './json-items';
+import { rowsOfCsv, rowsOfJsonItems } from './rows';
+import type { TextSource } from './text';
+import { cell, jsonText, required, slugOfShortUrl, timestamp } from './values';
+
+/**
+ * YOURLS has no export; this reads its API's `action=stats` in JSON (`yourls_get_stats`): `links`
+ * is an object keyed `link_1`, `link_2`, … with `shorturl` (the full short URL: the keyword is its
+ * path), `url`, `title`, `timestamp` (`Y-m-d H:i:s`, which YOURLS keeps in UTC), `ip` and `clicks`.
+ */
+export function readYourlsJson(source: TextSource): AsyncGenerator<ImportRow> {
+  return rowsOfJsonItems(jsonItems(source, /^links\.[^.]+$/), (item) => ({
+    slug: slugOfShortUrl(jsonText(item, 'shorturl'), 'shorturl'),
+    destination_url: required(jsonText(item, 'url'), 'url'),
+    title: jsonText(item, 'title'),
+    created_at: timestamp(jsonText(item, 'timestamp'), 'timestamp'),
+  }));
+}
+
+/**
+ * The CSV of the YOURLS Import/Export plugin (GautamGupta/YOURLS-Import-Export, `fileio/csv.php`,
+ * after WordPress's Redirection plugin): `source,target,hits` with `/keyword/` as the source.
+ */
+export function readYourlsCsv(source: TextSource): AsyncGenerator<ImportRow> {
+  const records = csvRecords(source, { columnName: (name) => name.trim().toLowerCase() });
+  return rowsOfCsv(records, (cells) => ({
+    slug: cell(cells.source?.trim().replace(/^\/+|\/+$/g, '')),
+    destination_url: required(cell(cells.target?.trim()), 'target'),
+  }));
+}
