@@ -41,7 +41,9 @@ try {
   const seeding = Date.now();
   await seed(big.id, 'e', EXPORT_LINKS);
   await seed(source.id, 'i', IMPORT_LINKS);
-  console.log(`seeded ${EXPORT_LINKS.toLocaleString('en')} + ${IMPORT_LINKS.toLocaleString('en')} links in ${seconds(Date.now() - seeding)} s`);
+  console.log(
+    `seeded ${EXPORT_LINKS.toLocaleString('en')} + ${IMPORT_LINKS.toLocaleString('en')} links in ${seconds(Date.now() - seeding)} s`,
+  );
 
   for (const format of ['csv', 'jsonl']) {
     const file = path.join(dataDir, `export.${format}`);
@@ -54,7 +56,9 @@ try {
   }
 
   const rest = await timed(['bench/export-over-rest.ts', secret, String(EXPORT_LINKS)]);
-  console.log(`REST export csv ${EXPORT_LINKS.toLocaleString('en')} links (server and reader in one process): ${seconds(rest.ms)} s, peak RSS ${rest.maxRssMiB} MiB`);
+  console.log(
+    `REST export csv ${EXPORT_LINKS.toLocaleString('en')} links (server and reader in one process): ${seconds(rest.ms)} s, peak RSS ${rest.maxRssMiB} MiB`,
+  );
 
   const file = path.join(dataDir, 'import.jsonl');
   await timed(['src/cli/main.ts', 'export', '--account', source.id, '--format', 'jsonl', '--output', file]);

@@ -1,3 +1,4 @@
+import { ImportFileError, readImportFile } from '@shortlinks/api/imports';
 import {
   CONFLICT_MODES,
   type ConflictMode,
@@ -5,7 +6,6 @@ import {
   type ImportCounts,
   type ImportFormat,
   type ImportResult,
-  type ImportRow,
   type Services,
 } from '@shortlinks/api/services';
 import { UsageError } from './usage-error.ts';
@@ -18,9 +18,6 @@ export interface ImportFlags {
   json?: boolean | undefined;
 }
 
-/** Opens an import file: its format (named, or detected) and its rows, streamed. */
-export type OpenImportFile = (path: string, format?: ImportFormat) => Promise<{ format: ImportFormat; rows: AsyncIterable<ImportRow> }>;
-
 /** How often, at most, a long import says how far it is (on stderr). */
 const PROGRESS_EVERY_MS = 2000;
 
@@ -30,7 +27,7 @@ const PROGRESS_EVERY_MS = 2000;
  * on stdout, progress on stderr. Exits 0 when every row was applied (or skipped), 1 when a row
  * was refused or a conflict stopped the import, 2 for a command line it cannot run.
  */
-export async function importCommand(services: Services, flags: ImportFlags, files: string[], openFile: OpenImportFile): Promise<number> {
+export async function importCommand(services: Services, flags: ImportFlags, files: string[]): Promise<number> {
   if (!flags.account) throw new UsageError('import needs --account ACCOUNT_ID');
   const [path, ...extra] = files;
   if (!path || extra.length > 0) throw new UsageError('import needs exactly one FILE');
@@ -41,14 +38,25 @@ export async function importCommand(services: Services, flags: ImportFlags, file
   }
   if (!(await services.accounts.get(flags.account))) throw new UsageError(`No account ${flags.account}.`);
 
-  const { format, rows } = await openFile(path, flags.format as ImportFormat | undefined);
+  try {
+    return await importFile(services, flags.account, path, flags, mode);
+  } catch (error) {
+    // A file that cannot be read (or stops being readable midway): batches before it stay
+    // imported, and running the import again once the file is fixed is safe (it is idempotent).
+    if (error instanceof ImportFileError) throw new UsageError(`${path}: ${error.code} ${error.message}`);
+    throw error;
+  }
+}
+
+async function importFile(services: Services, accountId: string, path: string, flags: ImportFlags, mode: ConflictMode): Promise<number> {
+  const { format, rows } = await readImportFile(path, flags.format as ImportFormat | undefined);
   const dryRun = flags['dry-run'] ?? false;
   const started = Date.now();
   let lastProgress = started;
   const refusals: { row: number; code: string; message: string; field?: string }[] = [];
   console.error(`Importing ${path} (${format})${dryRun ? ', dry run: nothing will be written' : ''}…`);
 
-  const result = await services.linkImport.import(flags.account, rows, {
+  const result = await services.linkImport.import(accountId, rows, {
     onConflict: mode,
     dryRun,
     onRefused: (refusal) => {

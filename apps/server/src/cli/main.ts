@@ -6,6 +6,7 @@ import { PLANS, type Plan } from '@shortlinks/contract';
 import { openDatabase } from '../database.ts';
 import { readConfig } from '../env.ts';
 import { exportCommand } from './export-command.ts';
+import { importCommand } from './import-command.ts';
 import { UsageError } from './usage-error.ts';
 
 const USAGE = `Usage: pnpm shortlinks <command>
@@ -21,6 +22,7 @@ const USAGE = `Usage: pnpm shortlinks <command>
   denylist remove DOMAIN|URL_PREFIX [--json]
   denylist list [--json]
   export --account ACCOUNT_ID [--format csv|jsonl] [--output FILE]
+  import --account ACCOUNT_ID FILE [--format FORMAT] [--on-conflict skip|update|fail] [--dry-run] [--json]
 
 --rate-limit: API requests per minute for each of the account's keys; \`default\` follows the plan
 (API_RATE_LIMIT_<PLAN>), \`none\` removes the limit. Running servers apply changes within a second.
@@ -42,6 +44,8 @@ function readArguments(argv: string[]) {
         account: { type: 'string' },
         format: { type: 'string' },
         output: { type: 'string' },
+        'on-conflict': { type: 'string' },
+        'dry-run': { type: 'boolean', default: false },
         json: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -70,6 +74,7 @@ async function main(argv: string[]): Promise<number> {
     const reputation = new ReputationChain([new LocalDenylist(config.denylist), ...(remote ? [remote] : [])]);
     const services = createServices({ orm: database.orm, shortDomain: config.shortDomain, reputation });
     if (noun === 'export') return await exportCommand(services, values, positionals.slice(1));
+    if (noun === 'import') return await importCommand(services, values, positionals.slice(1));
     return await run(services, `${noun} ${verb ?? ''}`.trim(), rest, values, config.apiRateLimits);
   } finally {
     await database.close();
