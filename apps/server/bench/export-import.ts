@@ -10,7 +10,7 @@
  *   - `pnpm shortlinks import` of a 100,000-link export into a fresh account (the source's links
  *     deleted first, so their slugs are free, as when moving to another instance), then the same
  *     import again, which changes nothing.
- * Sizes: BENCH_EXPORT_LINKS, BENCH_IMPORT_LINKS.
+ * Sizes: BENCH_EXPORT_LINKS, BENCH_IMPORT_LINKS; BENCH_EXPORT_FORMATS (default `csv,jsonl`).
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -24,6 +24,7 @@ import { startEmbeddedPostgres } from '@shortlinks/db/embedded';
 
 const EXPORT_LINKS = Number(process.env.BENCH_EXPORT_LINKS ?? 1_000_000);
 const IMPORT_LINKS = Number(process.env.BENCH_IMPORT_LINKS ?? 100_000);
+const EXPORT_FORMATS = (process.env.BENCH_EXPORT_FORMATS ?? 'csv,jsonl').split(',');
 const serverDir = path.resolve(import.meta.dirname, '..');
 
 const dataDir = await mkdtemp(path.join(tmpdir(), 'shortlinks-bench-transfer-'));
@@ -45,7 +46,7 @@ try {
     `seeded ${EXPORT_LINKS.toLocaleString('en')} + ${IMPORT_LINKS.toLocaleString('en')} links in ${seconds(Date.now() - seeding)} s`,
   );
 
-  for (const format of ['csv', 'jsonl']) {
+  for (const format of EXPORT_FORMATS) {
     const file = path.join(dataDir, `export.${format}`);
     const run = await timed(['src/cli/main.ts', 'export', '--account', big.id, '--format', format, '--output', file]);
     const { size } = await stat(file);
