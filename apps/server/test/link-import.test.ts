@@ -213,3 +213,20 @@ describe('importing rows into an account', () => {
     expect(await countRows(server, 'tag', `account_id = '${alice.account.id}'`)).toBe(2);
   });
 });
+
+describe('a file that names a link twice', () => {
+  test('update: the second row applies to the link the first created, tags included', async () => {
+    const alice = await createAccount(server, { plan: 'unlimited' });
+    const result = await importInto(
+      alice,
+      rowsOf(
+        { slug: 'twice', destination_url: 'https://example.com/1', title: 'First', tag_names: ['A', 'B'] },
+        { slug: 'twice', destination_url: 'https://example.com/2', title: 'Second', tag_names: ['B', 'C'] },
+      ),
+      { onConflict: 'update' },
+    );
+    expect(result).toMatchObject({ created: 1, updated: 1, refused: 0 });
+    const [link] = await snapshot(alice);
+    expect(link).toMatchObject({ slug: 'twice', title: 'Second', destination_url: 'https://example.com/2', tags: ['B', 'C'] });
+  });
+});

@@ -157,6 +157,17 @@ export class LinkImportService {
     const { bySlug, byExternalId } = await this.#existing(db, accountId, batch);
     // Tags found or created in this transaction, by name ignoring case; locked by resolveTags until it ends.
     const knownTags = new Map<string, TagSummary>();
+    // The new links' tags, written in one statement at the end of the batch: a round trip less per link.
+    let newLinkTags: { link_id: string; tag_id: string }[] = [];
+    const writeNewLinkTags = async () => {
+      for (let start = 0; start < newLinkTags.length; start += 10_000) {
+        await db
+          .insertInto('link_tag')
+          .values(newLinkTags.slice(start, start + 10_000))
+          .execute();
+      }
+      newLinkTags = [];
+    };
     const changed: string[] = [];
 
     for (const prepared of batch) {
@@ -179,6 +190,8 @@ export class LinkImportService {
           continue;
         }
         if (existing) {
+          // A link this batch created (the file names it twice) carries its tags before it changes.
+          if (newLinkTags.some((pair) => pair.link_id === existing.id)) await writeNewLinkTags();
           const updated = await this.#update(db, account, existing, link, knownTags);
           if (!updated) {
             run.counts.unchanged++;
@@ -195,6 +208,7 @@ export class LinkImportService {
           throw new AppError('LINK_LIMIT_REACHED', `The account is at its plan's limit of ${link_limit} links`);
         }
         const created = await this.#create(db, account, link, knownTags);
+        for (const tag of created.tags) newLinkTags.push({ link_id: created.id, tag_id: tag.id });
         liveLinks++;
         bySlug.set(created.slug, created);
         if (created.external_id !== null) byExternalId.set(created.external_id, created);
@@ -204,6 +218,7 @@ export class LinkImportService {
         run.refuse(refusalOf(row, error));
       }
     }
+    await writeNewLinkTags();
     await announce(db, changed);
     return changed;
   }
@@ -255,6 +270,7 @@ export class LinkImportService {
     return atSlug ?? withExternalId;
   }
 
+  /** Inserts the link and finds or creates its tags; the caller writes which tags it carries. */
   async #create(db: Db, account: AccountRow, link: PreparedLinkOf, knownTags: Map<string, TagSummary>): Promise<ExistingLink> {
     // The link first: a slug taken (by another account) is refused before any tag is created.
     const inserted = await insertWithSlug(
@@ -279,12 +295,6 @@ export class LinkImportService {
       // Only the tag limit fails here, before any tag was written: the link alone is undone.
       await db.deleteFrom('link').where('id', '=', inserted.id).execute();
       throw error;
-    }
-    if (tags.length > 0) {
-      await db
-        .insertInto('link_tag')
-        .values(tags.map((tag) => ({ link_id: inserted.id, tag_id: tag.id })))
-        .execute();
     }
     return { ...inserted, tags };
   }
