@@ -1,5 +1,13 @@
-import { type AppRouter, everyProcedureMeta } from '@shortlinks/api';
-import { ERRORS, ErrorBodySchema, type ErrorCode, errorExample } from '@shortlinks/contract';
+import { type AppRouter, everyProcedureMeta, type Meta } from '@shortlinks/api';
+import {
+  ERRORS,
+  ErrorBodySchema,
+  type ErrorCode,
+  EXPORT_COLUMNS,
+  EXPORT_FORMATS,
+  EXPORT_MEDIA_TYPES,
+  errorExample,
+} from '@shortlinks/contract';
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 
 // biome-ignore lint/suspicious/noExplicitAny: a generated schema, read where it is known to be
@@ -51,6 +59,8 @@ export function buildOpenApiDocument(router: AppRouter, baseUrl: string): OpenAP
       },
     },
   });
+
+  for (const [, meta] of everyProcedureMeta()) if (meta.streamed) addStreamedOperation(document, meta);
 
   for (const [name, meta] of everyProcedureMeta()) {
     const operation = (document.paths?.[meta.openapi.path] as Record<string, Operation> | undefined)?.[meta.openapi.method.toLowerCase()];
@@ -118,3 +128,49 @@ export function buildOpenApiDocument(router: AppRouter, baseUrl: string): OpenAP
   }
   return document;
 }
+
+/**
+ * The operation of a streamed file (GET /links/export), which trpc-to-openapi leaves out: its
+ * `format` parameter and one success with each format's media type. The loop above adds its
+ * errors and headers like any operation's.
+ */
+function addStreamedOperation(document: OpenAPIObject, meta: Meta): void {
+  const { path, method, summary, description, tags } = meta.openapi;
+  const header = EXPORT_COLUMNS.join(',');
+  document.paths ??= {};
+  const paths = document.paths as Record<string, Record<string, unknown>>;
+  paths[path] = {
+    ...paths[path],
+    [method.toLowerCase()]: {
+      summary,
+      description,
+      tags,
+      security: [{ bearerAuth: [] }],
+      parameters: [
+        {
+          name: 'format',
+          in: 'query',
+          required: false,
+          description: '`csv` (the default) or `jsonl`; anything else is 422 VALIDATION_ERROR with `field: "format"`.',
+          schema: { type: 'string', enum: [...EXPORT_FORMATS], default: 'csv' },
+        },
+      ],
+      responses: {
+        '200': {
+          description: 'The export file, streamed (chunked): every live link of the account, oldest first.',
+          content: {
+            [mediaType(EXPORT_MEDIA_TYPES.csv)]: {
+              schema: { type: 'string', description: 'RFC 4180 CSV, UTF-8, a header row first.' },
+              example: `${header}\r\n`,
+            },
+            [mediaType(EXPORT_MEDIA_TYPES.jsonl)]: {
+              schema: { type: 'string', description: 'JSON Lines: one JSON object a line, with the CSV columns as keys.' },
+            },
+          },
+        },
+      },
+    },
+  };
+}
+
+const mediaType = (contentType: string) => contentType.split(';')[0] ?? contentType;

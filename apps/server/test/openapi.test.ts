@@ -20,7 +20,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** Every operation of the spec's "Endpoints" table, and the statistics endpoints (docs/statistics.md). */
+/** Every operation of the spec's "Endpoints" table, the statistics endpoints (docs/statistics.md) and the export (docs/import-export.md). */
 const SPEC_OPERATIONS = [
   ['post', '/links'],
   ['get', '/links'],
@@ -35,6 +35,7 @@ const SPEC_OPERATIONS = [
   ['get', '/links/{id}/stats'],
   ['get', '/tags/{id}/stats'],
   ['get', '/stats'],
+  ['get', '/links/export'],
 ] as const;
 
 /** The bulk calls (issue #14). */
@@ -306,6 +307,19 @@ describe('errors', () => {
     ['get', '/stats', '422'],
   ] as const)('%s %s documents %s', (method, path, status) => {
     expect(operation(method, path)?.responses).toHaveProperty(status);
+  });
+});
+
+describe('the streamed export', () => {
+  test('GET /links/export answers a CSV or JSON Lines file, chosen by format, and documents its errors', () => {
+    const exported = operation('get', '/links/export');
+    expect(exported.operationId).toBe('links_export');
+    expect(Object.keys(exported.responses['200'].content).sort()).toEqual(['application/jsonl', 'text/csv']);
+    const format = exported.parameters.find((parameter: Json) => parameter.name === 'format');
+    expect(format).toMatchObject({ in: 'query', schema: { enum: ['csv', 'jsonl'], default: 'csv' } });
+    expect(Object.keys(exported.responses).sort()).toEqual(['200', '401', '422', '429']);
+    expect(Object.keys(exported.responses['422'].content['application/json'].examples)).toEqual(['VALIDATION_ERROR']);
+    expect(exported.responses['200'].headers['RateLimit-Limit']).toBeDefined();
   });
 });
 

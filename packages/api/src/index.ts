@@ -7,7 +7,7 @@ import type { AppRouter } from './root.ts';
  */
 export type { Context } from './context.ts';
 export { everyProcedureMeta, procedureMeta, successStatus } from './procedure-meta.ts';
-export { type AppRouter, appRouter } from './root.ts';
+export { type AppRouter, appRouter, createCaller } from './root.ts';
 export type { BulkSuccess, Meta, SuccessStatus } from './trpc.ts';
 
 export type RouterInputs = inferRouterInputs<AppRouter>;

@@ -1,7 +1,7 @@
 import { linksRouter } from './router/links.ts';
 import { statsRouter } from './router/stats.ts';
 import { tagsRouter } from './router/tags.ts';
-import { router } from './trpc.ts';
+import { createCallerFactory, router } from './trpc.ts';
 
 export const appRouter = router({
   links: linksRouter,
@@ -10,3 +10,6 @@ export const appRouter = router({
 });
 
 export type AppRouter = typeof appRouter;
+
+/** Calls procedures in-process, as a transport that serves a procedure itself does (REST's streamed files). */
+export const createCaller = createCallerFactory(appRouter);

@@ -38,6 +38,11 @@ export interface Meta extends OpenApiMeta {
    * many times (plus one) the usual size here, and only here.
    */
   bodyItems?: number;
+  /**
+   * The result is a file streamed in chunks of text (an async iterable), which REST answers as
+   * the file itself: trpc-to-openapi cannot, so its mapping is disabled and the server serves it.
+   */
+  streamed?: true;
 }
 
 // tRPC's meta type must stay optional-shaped for trpc-to-openapi; the builder below requires it.

@@ -1,10 +1,11 @@
 import type { AppRouter } from '@shortlinks/api';
-import { createTRPCClient, httpLink } from '@trpc/client';
+import { createTRPCClient, httpBatchStreamLink, httpLink, splitLink } from '@trpc/client';
 import { refuseNonJsonAnswers, toShortlinksError } from './errors.ts';
 import type {
   BulkCreateResult,
   BulkDeleteResult,
   BulkUpdateResult,
+  ExportQuery,
   GroupStats,
   Link,
   LinkBulkCreate,
@@ -55,6 +56,11 @@ export interface ShortlinksClient {
     bulkCreate(input: LinkBulkCreate): Promise<BulkCreateResult>;
     bulkUpdate(input: LinkBulkUpdate): Promise<BulkUpdateResult>;
     bulkDelete(input: LinkBulkDelete): Promise<BulkDeleteResult>;
+    /**
+     * Every live link of the account as an export file (docs/import-export.md), in chunks of text
+     * to write out as they come: `csv` (the default) or `jsonl`. Streamed, so memory stays flat.
+     */
+    export(query?: ExportQuery): Promise<AsyncIterable<string>>;
   };
   tags: {
     create(input: TagInput): Promise<Tag>;
@@ -73,16 +79,30 @@ export interface ShortlinksClient {
 
 /** The typed Shortlinks client: a misspelt field or a value outside an enum is a compile error. */
 export function createClient({ baseUrl, apiKey, fetch }: ClientOptions): ShortlinksClient {
+  const transport = {
+    url: `${baseUrl.replace(/\/+$/, '')}/trpc`,
+    headers: () => ({ authorization: `Bearer ${apiKey}` }),
+    fetch: refuseNonJsonAnswers(fetch ?? ((input, init) => globalThis.fetch(input, init))),
+  };
   const trpc = createTRPCClient<AppRouter>({
     links: [
-      // One HTTP request per call (no batching), so statuses are those of the REST API.
-      httpLink({
-        url: `${baseUrl.replace(/\/+$/, '')}/trpc`,
-        headers: () => ({ authorization: `Bearer ${apiKey}` }),
-        fetch: refuseNonJsonAnswers(fetch ?? ((input, init) => globalThis.fetch(input, init))),
+      splitLink({
+        // The export is a stream of chunks, which only the streaming link carries; one call a request.
+        condition: (operation) => operation.path === 'links.export',
+        true: httpBatchStreamLink({ ...transport, maxItems: 1 }),
+        // One HTTP request per call (no batching), so statuses are those of the REST API.
+        false: httpLink(transport),
       }),
     ],
   });
+  /** The chunks of a stream, whose failure midway is a ShortlinksError like any other. */
+  async function* streamed<T>(chunks: AsyncIterable<T>): AsyncGenerator<T, void, undefined> {
+    try {
+      yield* chunks;
+    } catch (error) {
+      throw toShortlinksError(error);
+    }
+  }
   const call = async <T>(run: () => Promise<T>): Promise<T> => {
     try {
       return await run();
@@ -102,6 +122,7 @@ export function createClient({ baseUrl, apiKey, fetch }: ClientOptions): Shortli
       bulkCreate: (input) => call(() => trpc.links.bulkCreate.mutate(input)),
       bulkUpdate: (input) => call(() => trpc.links.bulkUpdate.mutate(input)),
       bulkDelete: (input) => call(() => trpc.links.bulkDelete.mutate(input)),
+      export: (query = {}) => call(async () => streamed(await trpc.links.export.query(query))),
     },
     tags: {
       create: (input) => call(() => trpc.tags.create.mutate(input)),

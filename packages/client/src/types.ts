@@ -7,6 +7,7 @@ import type {
   BulkUpdateResultSchema,
   CreateLinkBodySchema,
   CreateTagBodySchema,
+  ExportLinksQuerySchema,
   GroupStatsSchema,
   LinkPageSchema,
   LinkSchema,
@@ -45,6 +46,10 @@ export type TagChanges = z.input<typeof UpdateTagBodySchema>;
 /** `tags.update`: the tag id and its new name and/or colour. */
 export type TagUpdate = TagChanges & { id: string };
 export type StatsQuery = z.input<typeof StatsQuerySchema>;
+/** `links.export`: the file format, `csv` (the default) or `jsonl`. */
+export type ExportQuery = z.input<typeof ExportLinksQuerySchema>;
+/** One line of a `jsonl` export, parsed (docs/import-export.md). */
+export type { ExportedLink } from '@shortlinks/contract';
 
 export type Link = z.output<typeof LinkSchema>;
 export type UpsertedLink = z.output<typeof UpsertedLinkSchema>;

@@ -4,6 +4,7 @@ export * from './fields.ts';
 export * from './limits.ts';
 export * from './link.ts';
 export * from './link-bulk.ts';
+export * from './link-export.ts';
 export * from './public-host.ts';
 export * from './slug.ts';
 export * from './special-use-names.ts';

@@ -1,10 +1,13 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { InvalidDenylistEntry } from '@shortlinks/api/reputation';
+import { InvalidDenylistEntry, LocalDenylist, ReputationChain, remoteReputation } from '@shortlinks/api/reputation';
 import { type AccountView, createServices, type Services } from '@shortlinks/api/services';
 import { PLANS, type Plan } from '@shortlinks/contract';
 import { openDatabase } from '../database.ts';
 import { readConfig } from '../env.ts';
+import { exportCommand } from './export-command.ts';
+import { importCommand } from './import-command.ts';
+import { UsageError } from './usage-error.ts';
 
 const USAGE = `Usage: pnpm shortlinks <command>
 
@@ -18,13 +21,13 @@ const USAGE = `Usage: pnpm shortlinks <command>
   denylist add DOMAIN|URL_PREFIX [--json]
   denylist remove DOMAIN|URL_PREFIX [--json]
   denylist list [--json]
+  export --account ACCOUNT_ID [--format csv|jsonl] [--output FILE]
+  import --account ACCOUNT_ID FILE [--format FORMAT] [--on-conflict skip|update|fail] [--dry-run] [--json]
 
 --rate-limit: API requests per minute for each of the account's keys; \`default\` follows the plan
 (API_RATE_LIMIT_<PLAN>), \`none\` removes the limit. Running servers apply changes within a second.
 
 Uses DATABASE_URL, or the embedded PostgreSQL under DATA_DIR (shared with a running server).`;
-
-class UsageError extends Error {}
 
 /** The command line as parseArgs reads it; what it cannot read (an unknown flag, a missing value) is a usage error. */
 function readArguments(argv: string[]) {
@@ -39,6 +42,10 @@ function readArguments(argv: string[]) {
         'tag-limit': { type: 'string' },
         'rate-limit': { type: 'string' },
         account: { type: 'string' },
+        format: { type: 'string' },
+        output: { type: 'string' },
+        'on-conflict': { type: 'string' },
+        'dry-run': { type: 'boolean', default: false },
         json: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -62,7 +69,12 @@ async function main(argv: string[]): Promise<number> {
   if (!config) throw new UsageError(problems.join('\n'));
   const database = await openDatabase(config);
   try {
-    const services = createServices({ orm: database.orm, shortDomain: config.shortDomain });
+    // The server's URL checks, so that an import refuses what the API would.
+    const remote = remoteReputation(config.reputation, (message) => console.error(message));
+    const reputation = new ReputationChain([new LocalDenylist(config.denylist), ...(remote ? [remote] : [])]);
+    const services = createServices({ orm: database.orm, shortDomain: config.shortDomain, reputation });
+    if (noun === 'export') return await exportCommand(services, values, positionals.slice(1));
+    if (noun === 'import') return await importCommand(services, values, positionals.slice(1));
     return await run(services, `${noun} ${verb ?? ''}`.trim(), rest, values, config.apiRateLimits);
   } finally {
     await database.close();

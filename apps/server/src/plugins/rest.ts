@@ -6,6 +6,7 @@ import { type CreateOpenApiFastifyPluginOptions, fastifyTRPCOpenApiPlugin } from
 import { largeBodies } from '../body-limits.ts';
 import { nestsTooDeep, tooDeep } from '../json-depth.ts';
 import { fromFastifyError } from './error-body.ts';
+import { registerStreamedRoutes } from './rest-streams.ts';
 
 export const REST_PREFIX = '/api/v1';
 
@@ -59,6 +60,9 @@ export async function restPlugin(app: FastifyInstance, { services }: { services:
   // procedure failed with, which onError kept on the request.
   app.decorateRequest('failure', null);
   app.addHook('onSend', async (request, _reply, payload) => (request.failure ? JSON.stringify(request.failure.toBody()) : payload));
+
+  // Streamed files (GET /links/export), which trpc-to-openapi cannot answer, through their procedures.
+  registerStreamedRoutes(app, services, REST_PREFIX);
 
   const options: CreateOpenApiFastifyPluginOptions<typeof appRouter> = {
     basePath: REST_PREFIX,

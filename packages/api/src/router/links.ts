@@ -13,6 +13,7 @@ import { pathParam } from '../path-param.ts';
 import { authedProcedure } from '../trpc.ts';
 import { CREATE_ERRORS, DELETE_ERRORS, UPDATE_ERRORS } from './link-errors.ts';
 import { linksBulkRouter } from './links-bulk.ts';
+import { linksExportRouter } from './links-export.ts';
 
 const tags = ['Links'];
 const linkRef = z.strictObject({ id: LinkRefSchema });
@@ -81,4 +82,6 @@ export const linksRouter = {
     .input(CreateLinkBodySchema)
     .output(UpsertedLinkSchema)
     .mutation(({ ctx, input }) => ctx.services.links.upsert(ctx.accountId, input)),
+
+  ...linksExportRouter,
 } satisfies TRPCRouterRecord;

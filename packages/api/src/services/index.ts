@@ -8,12 +8,23 @@ import { AccountService } from './account-service.ts';
 import { ApiKeyService } from './api-key-service.ts';
 import { DestinationChecker } from './destinations.ts';
 import { LinkBulkService } from './link-bulk-service.ts';
+import { LinkExportService } from './link-export.ts';
+import { LinkImportService } from './link-import.ts';
 import { LinkService } from './link-service.ts';
 import { StatsService } from './stats-service.ts';
 import { TagService } from './tag-service.ts';
 
+export { IMPORT_FORMATS, type ImportedLink, type ImportFormat, type ImportRow, type RowProblem } from '../imports/import-row.ts';
 export type { AccountView, NewAccount } from './account-service.ts';
 export { API_KEY_PREFIX, type ApiKeyView, type Caller } from './api-key-service.ts';
+export {
+  CONFLICT_MODES,
+  type ConflictMode,
+  type ImportCounts,
+  type ImportOptions,
+  type ImportResult,
+  type RowRefusal,
+} from './link-import.ts';
 
 export interface ServiceOptions {
   orm: Orm;
@@ -33,6 +44,8 @@ export interface Services {
   apiKeys: ApiKeyService;
   links: LinkService;
   linksBulk: LinkBulkService;
+  linkExport: LinkExportService;
+  linkImport: LinkImportService;
   tags: TagService;
   stats: StatsService;
   redirects: RedirectService;
@@ -45,12 +58,15 @@ export function createServices({ orm, shortDomain, reputation, clicks }: Service
   const denylist = new DenylistService(orm);
   const destinations = new DestinationChecker(hostOf(origin), new ReputationChain(reputation ? [denylist, reputation] : [denylist]));
   const redirects = new RedirectService(orm);
-  const links = new LinkService(orm, destinations, origin, (slug) => redirects.cache.invalidate(slug));
+  const changed = (slug: string) => redirects.cache.invalidate(slug);
+  const links = new LinkService(orm, destinations, origin, changed);
   return {
     accounts: new AccountService(orm),
     apiKeys: new ApiKeyService(orm),
     links,
     linksBulk: new LinkBulkService(links),
+    linkExport: new LinkExportService(orm, origin),
+    linkImport: new LinkImportService(orm, destinations, changed),
     tags: new TagService(orm),
     stats: new StatsService(orm, origin),
     redirects,

@@ -1,10 +1,10 @@
-import type { ImportRow } from '../import-row';
-import { csvRecords } from './csv-records';
-import { jsonItems } from './json-items';
-import { jsonLines } from './json-lines';
-import { rowsOfCsv, rowsOfJsonItems, rowsOfJsonLines } from './rows';
-import { type TextSource, textChunks } from './text';
-import { cell, invalid, jsonText, jsonTextList, refuse, required, slugOfShortUrl, splitTags, timestamp } from './values';
+import type { ImportRow } from '../import-row.ts';
+import { csvRecords } from './csv-records.ts';
+import { jsonItems } from './json-items.ts';
+import { jsonLines } from './json-lines.ts';
+import { rowsOfCsv, rowsOfJsonItems, rowsOfJsonLines } from './rows.ts';
+import { type TextSource, textChunks } from './text.ts';
+import { cell, invalid, jsonText, jsonTextList, refuse, required, slugOfShortUrl, splitTags, timestamp } from './values.ts';
 
 /**
  * Bitly's API v4 `GET /v4/groups/{group_guid}/bitlinks` saved to a file: its `{"links": [...],

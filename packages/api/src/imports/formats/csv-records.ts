@@ -1,8 +1,8 @@
 import { pipeline, Readable } from 'node:stream';
 import { type CsvError, parse } from 'csv-parse';
-import type { RowProblem } from '../import-row';
-import { ImportFileError } from './errors';
-import { type TextSource, textChunks } from './text';
+import type { RowProblem } from '../import-row.ts';
+import { ImportFileError } from './errors.ts';
+import { type TextSource, textChunks } from './text.ts';
 
 /** One CSV record after the header: its cells by (normalized) column name, and the line it starts on. */
 export type CsvRow = { line: number; cells: Record<string, string> } | { line: number; problem: RowProblem };

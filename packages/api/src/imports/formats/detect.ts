@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import { parser } from 'stream-json';
-import type { ImportFormat } from '../import-row';
-import { BITLY_DESTINATION_COLUMNS, bitlyColumnName } from './bitly';
-import { withoutBom } from './text';
+import type { ImportFormat } from '../import-row.ts';
+import { BITLY_DESTINATION_COLUMNS, bitlyColumnName } from './bitly.ts';
+import { withoutBom } from './text.ts';
 
 /** How many of a file's first bytes detection reads. */
 export const DETECTION_BYTES = 65_536;

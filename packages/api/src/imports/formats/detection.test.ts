@@ -2,9 +2,9 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { IMPORT_FORMATS } from '../import-row';
-import { detectImportFormat, ImportFileError, readImportFile } from './index';
-import { collect } from './test-support';
+import { IMPORT_FORMATS } from '../import-row.ts';
+import { detectImportFormat, ImportFileError, readImportFile } from './index.ts';
+import { collect } from './test-support.ts';
 
 async function fileWith(name: string, text: string | Buffer): Promise<string> {
   const path = join(await mkdtemp(join(tmpdir(), 'import-formats-')), name);

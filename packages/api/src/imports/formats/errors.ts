@@ -1,4 +1,4 @@
-import { IMPORT_FORMATS } from '../import-row';
+import { IMPORT_FORMATS } from '../import-row.ts';
 
 /**
  * Why a whole import file cannot be read (as opposed to one row of it): the CLI prints the message

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { readBitlyJson, readImportFile } from './index';
-import { at, collect, samplePath } from './test-support';
+import { readBitlyJson, readImportFile } from './index.ts';
+import { at, collect, samplePath } from './test-support.ts';
 
 /** Each tool's sample file: detected as that tool's format, every row mapped exactly, row numbers as a person finds them. */
 describe('import formats: each tool’s own file', () => {

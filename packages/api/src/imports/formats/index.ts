@@ -1,25 +1,25 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
-import type { ImportFormat, ImportRow } from '../import-row';
-import { readBitlyCsv, readBitlyJson } from './bitly';
-import { DETECTION_BYTES, detectImportFormat } from './detect';
-import { ImportFileError, unknownFormat } from './errors';
-import { readKuttJson } from './kutt';
-import { readShlinkCsv, readShlinkImportCsv } from './shlink';
-import { readShortlinksCsv, readShortlinksJsonl } from './shortlinks';
-import type { TextSource } from './text';
-import { readYourlsCsv, readYourlsJson } from './yourls';
+import type { ImportFormat, ImportRow } from '../import-row.ts';
+import { readBitlyCsv, readBitlyJson } from './bitly.ts';
+import { DETECTION_BYTES, detectImportFormat } from './detect.ts';
+import { ImportFileError, unknownFormat } from './errors.ts';
+import { readKuttJson } from './kutt.ts';
+import { readShlinkCsv, readShlinkImportCsv } from './shlink.ts';
+import { readShortlinksCsv, readShortlinksJsonl } from './shortlinks.ts';
+import type { TextSource } from './text.ts';
+import { readYourlsCsv, readYourlsJson } from './yourls.ts';
 
-export type { ImportedLink, ImportFormat, ImportRow, RowProblem } from '../import-row';
-export { IMPORT_FORMATS } from '../import-row';
-export { readBitlyCsv, readBitlyJson } from './bitly';
-export { detectImportFormat } from './detect';
-export { ImportFileError } from './errors';
-export { readKuttJson } from './kutt';
-export { readShlinkCsv, readShlinkImportCsv } from './shlink';
-export { readShortlinksCsv, readShortlinksJsonl } from './shortlinks';
-export type { TextSource } from './text';
-export { readYourlsCsv, readYourlsJson } from './yourls';
+export type { ImportedLink, ImportFormat, ImportRow, RowProblem } from '../import-row.ts';
+export { IMPORT_FORMATS } from '../import-row.ts';
+export { readBitlyCsv, readBitlyJson } from './bitly.ts';
+export { detectImportFormat } from './detect.ts';
+export { ImportFileError } from './errors.ts';
+export { readKuttJson } from './kutt.ts';
+export { readShlinkCsv, readShlinkImportCsv } from './shlink.ts';
+export { readShortlinksCsv, readShortlinksJsonl } from './shortlinks.ts';
+export type { TextSource } from './text.ts';
+export { readYourlsCsv, readYourlsJson } from './yourls.ts';
 
 /** Each format's reader: text in, rows out, one at a time. */
 export const IMPORT_FORMAT_READERS: Record<ImportFormat, (source: TextSource) => AsyncIterable<ImportRow>> = {

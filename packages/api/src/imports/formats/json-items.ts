@@ -2,8 +2,8 @@ import { pipeline, Readable } from 'node:stream';
 import { parser } from 'stream-json';
 import pick from 'stream-json/filters/pick.js';
 import streamValues from 'stream-json/streamers/stream-values.js';
-import { ImportFileError } from './errors';
-import { type TextSource, textChunks } from './text';
+import { ImportFileError } from './errors.ts';
+import { type TextSource, textChunks } from './text.ts';
 
 /** One item of a JSON document's list, with its 1-based position in the file (across pages). */
 export interface JsonItem {

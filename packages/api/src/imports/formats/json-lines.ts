@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
-import type { RowProblem } from '../import-row';
-import { type TextSource, textChunks } from './text';
+import type { RowProblem } from '../import-row.ts';
+import { type TextSource, textChunks } from './text.ts';
 
 /** One line of a JSON Lines file: its value, or why it holds none. Blank lines are skipped (and counted). */
 export type JsonLine = { line: number; value: unknown } | { line: number; problem: RowProblem };

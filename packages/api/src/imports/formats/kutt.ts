@@ -1,8 +1,8 @@
-import type { ImportRow } from '../import-row';
-import { jsonItems } from './json-items';
-import { rowsOfJsonItems } from './rows';
-import type { TextSource } from './text';
-import { jsonText, refuse, required, timestamp } from './values';
+import type { ImportRow } from '../import-row.ts';
+import { jsonItems } from './json-items.ts';
+import { rowsOfJsonItems } from './rows.ts';
+import type { TextSource } from './text.ts';
+import { jsonText, refuse, required, timestamp } from './values.ts';
 
 /**
  * Kutt has no export; this reads its API's `GET /api/v2/links` saved to a file:

@@ -8,8 +8,8 @@ import {
   readShortlinksCsv,
   readShortlinksJsonl,
   readYourlsJson,
-} from './index';
-import { at, collect } from './test-support';
+} from './index.ts';
+import { at, collect } from './test-support.ts';
 
 const OUR_HEADER = 'id,slug,short_url,destination_url,title,tags,external_id,comments,expires_at,expiration_url,click_count,created_at';
 

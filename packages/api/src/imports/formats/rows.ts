@@ -1,8 +1,8 @@
-import type { ImportedLink, ImportRow } from '../import-row';
-import type { CsvRow } from './csv-records';
-import type { JsonItem } from './json-items';
-import type { JsonLine } from './json-lines';
-import { jsonObject, readRow } from './values';
+import type { ImportedLink, ImportRow } from '../import-row.ts';
+import type { CsvRow } from './csv-records.ts';
+import type { JsonItem } from './json-items.ts';
+import type { JsonLine } from './json-lines.ts';
+import { jsonObject, readRow } from './values.ts';
 
 /** Maps each CSV record to a link; the row number is the record's first line. */
 export async function* rowsOfCsv(

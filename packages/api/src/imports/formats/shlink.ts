@@ -1,8 +1,8 @@
-import type { ImportRow } from '../import-row';
-import { csvRecords } from './csv-records';
-import { rowsOfCsv } from './rows';
-import type { TextSource } from './text';
-import { cell, required, slugOfShortUrl, splitTags, timestamp } from './values';
+import type { ImportRow } from '../import-row.ts';
+import { csvRecords } from './csv-records.ts';
+import { rowsOfCsv } from './rows.ts';
+import type { TextSource } from './text.ts';
+import { cell, required, slugOfShortUrl, splitTags, timestamp } from './values.ts';
 
 /**
  * Shlink's web-client export (shlink-web-component, `ExportShortUrlsBtn` → json2csv):

@@ -1,9 +1,9 @@
-import type { ImportedLink, ImportRow } from '../import-row';
-import { csvRecords } from './csv-records';
-import { jsonLines } from './json-lines';
-import { rowsOfCsv, rowsOfJsonLines } from './rows';
-import type { TextSource } from './text';
-import { cell, jsonText, jsonTextList, required, timestamp } from './values';
+import type { ImportedLink, ImportRow } from '../import-row.ts';
+import { csvRecords } from './csv-records.ts';
+import { jsonLines } from './json-lines.ts';
+import { rowsOfCsv, rowsOfJsonLines } from './rows.ts';
+import type { TextSource } from './text.ts';
+import { cell, jsonText, jsonTextList, required, timestamp } from './values.ts';
 
 /**
  * Our own export (docs/import-export.md, "Our own export"): `id, slug, short_url, destination_url,

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ImportFormat } from '../import-row';
-import { readImportFile } from './index';
+import type { ImportFormat } from '../import-row.ts';
+import { readImportFile } from './index.ts';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import type { ImportRow } from '../import-row';
+import type { ImportRow } from '../import-row.ts';
 
 /** A sample file, written exactly as its tool writes it (see samples/ and docs/import-export.md). */
 export function samplePath(name: string): string {

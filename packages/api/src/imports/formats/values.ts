@@ -1,4 +1,4 @@
-import type { ImportedLink, RowProblem } from '../import-row';
+import type { ImportedLink, RowProblem } from '../import-row.ts';
 
 /** A row's reading: the link, or why there is none. */
 export type RowReading = { link: ImportedLink } | { problem: RowProblem };

@@ -1,9 +1,9 @@
-import type { ImportRow } from '../import-row';
-import { csvRecords } from './csv-records';
-import { jsonItems } from './json-items';
-import { rowsOfCsv, rowsOfJsonItems } from './rows';
-import type { TextSource } from './text';
-import { cell, jsonText, required, slugOfShortUrl, timestamp } from './values';
+import type { ImportRow } from '../import-row.ts';
+import { csvRecords } from './csv-records.ts';
+import { jsonItems } from './json-items.ts';
+import { rowsOfCsv, rowsOfJsonItems } from './rows.ts';
+import type { TextSource } from './text.ts';
+import { cell, jsonText, required, slugOfShortUrl, timestamp } from './values.ts';
 
 /**
  * YOURLS has no export; this reads its API's `action=stats` in JSON (`yourls_get_stats`): `links`

@@ -1,0 +1,200 @@
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { countRows, createAccount, inDays, startTestServer, type TestAccount, type TestServer } from './harness.ts';
+import { runCli } from './processes.ts';
+
+let server: TestServer;
+let alice: TestAccount;
+let env: Record<string, string>;
+let dir: string;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  alice = await createAccount(server, { plan: 'unlimited' });
+  env = { DATABASE_URL: server.databaseUrl, SHORT_DOMAIN: server.shortDomain };
+  dir = await mkdtemp(path.join(tmpdir(), 'shortlinks-transfer-'));
+  for (const [i, name] of ['Comma, "quoted"', 'Plain'].entries()) {
+    const created = await alice.call('POST', '/links', {
+      title: name,
+      destination_url: `https://example.com/${i}`,
+      slug: `cli-${i}`,
+      tag_names: ['CLI', `tag|${i}`, 'back\\slash'],
+    });
+    expect(created.status).toBe(201);
+  }
+  const full = await alice.call('POST', '/links', {
+    title: '=HYPERLINK("https://evil.example")',
+    destination_url: 'https://example.com/full?b=2',
+    utm: { source: 'news', campaign: 'spring' },
+    slug: 'cli-full',
+    external_id: 'crm, "7"',
+    comments: 'two\nlines, and "quotes"',
+    expires_at: inDays(20),
+    expiration_url: 'https://example.com/after',
+  });
+  expect(full.status).toBe(201);
+  const bare = await alice.call('POST', '/links', { title: 'Bare', destination_url: 'https://example.com/bare' });
+  expect(bare.status).toBe(201);
+});
+afterAll(async () => {
+  await server.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function restExport(format: string): Promise<string> {
+  const response = await fetch(`${server.api}/links/export?format=${format}`, { headers: { authorization: `Bearer ${alice.key}` } });
+  expect(response.status).toBe(200);
+  return response.text();
+}
+
+describe('pnpm shortlinks export', () => {
+  test('writes the same file as GET /links/export to stdout, CSV by default', { timeout: 60_000 }, async () => {
+    const csv = await runCli(['export', '--account', alice.account.id], env);
+    expect(csv.code).toBe(0);
+    expect(csv.stdout).toBe(await restExport('csv'));
+    expect(csv.stdout.startsWith('id,slug,short_url,')).toBe(true);
+    const jsonl = await runCli(['export', '--account', alice.account.id, '--format', 'jsonl'], env);
+    expect(jsonl.code).toBe(0);
+    expect(jsonl.stdout).toBe(await restExport('jsonl'));
+  });
+
+  test('--output FILE writes the file, and leaves no partial file behind', { timeout: 60_000 }, async () => {
+    const file = path.join(dir, 'links.jsonl');
+    const result = await runCli(['export', '--account', alice.account.id, '--format', 'jsonl', '--output', file], env);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(await readFile(file, 'utf8')).toBe(await restExport('jsonl'));
+    await expect(stat(`${file}.partial`)).rejects.toThrow();
+  });
+
+  test('a bad format, an unknown account or a missing --account is a usage error (exit 2) that writes nothing', {
+    timeout: 60_000,
+  }, async () => {
+    const file = path.join(dir, 'never.csv');
+    for (const args of [
+      ['export', '--account', alice.account.id, '--format', 'xml', '--output', file],
+      ['export', '--account', 'acc_nobody', '--output', file],
+      ['export', '--output', file],
+    ]) {
+      const result = await runCli(args, env);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr.length).toBeGreaterThan(0);
+      await expect(stat(file)).rejects.toThrow();
+    }
+  });
+});
+
+/** The links of an export, without what belongs to the exporting account (id, click count). */
+function linksOf(jsonl: string) {
+  return jsonl
+    .trim()
+    .split('\n')
+    .map((line) => {
+      const { id: _id, click_count: _clicks, ...link } = JSON.parse(line);
+      return link;
+    });
+}
+
+describe('pnpm shortlinks import', () => {
+  test('an export imported into a fresh account of another instance gives the same links, from CSV and from JSON Lines', {
+    timeout: 120_000,
+  }, async () => {
+    const original = linksOf(await restExport('jsonl'));
+    expect(original).toHaveLength(4);
+    for (const format of ['csv', 'jsonl']) {
+      const other = await startTestServer();
+      try {
+        const fresh = await createAccount(other, { plan: 'unlimited' });
+        const file = path.join(dir, `round-trip.${format}`);
+        await writeFile(file, await restExport(format));
+        const result = await runCli(['import', '--account', fresh.account.id, file], {
+          DATABASE_URL: other.databaseUrl,
+          SHORT_DOMAIN: other.shortDomain,
+        });
+        expect(result.stderr).toContain(`(shortlinks-${format})`);
+        expect(result.code, result.stdout + result.stderr).toBe(0);
+        expect(result.stdout).toMatch(/created\s+4\b/);
+        const again = await fetch(`${other.api}/links/export?format=jsonl`, { headers: { authorization: `Bearer ${fresh.key}` } });
+        expect(linksOf(await again.text())).toEqual(original);
+      } finally {
+        await other.close();
+      }
+    }
+  });
+
+  test('reports each refused row with its row number and code, exits 1, and a second run changes nothing', {
+    timeout: 120_000,
+  }, async () => {
+    const bob = await createAccount(server, { plan: 'unlimited' });
+    const file = path.join(dir, 'refusals.jsonl');
+    const line = (link: Record<string, unknown>) =>
+      JSON.stringify({
+        id: 'lnk_x',
+        slug: null,
+        short_url: 'https://old.example/x',
+        destination_url: null,
+        title: 'T',
+        tags: [],
+        external_id: null,
+        comments: null,
+        expires_at: null,
+        expiration_url: null,
+        click_count: 0,
+        created_at: '2025-01-01T00:00:00.000Z',
+        ...link,
+      });
+    await writeFile(
+      file,
+      [
+        line({ slug: 'bob-1', destination_url: 'https://example.com/b1', tags: ['Imported'] }),
+        line({ slug: 'cli-0', destination_url: 'https://example.com/taken' }),
+        line({ slug: 'bob-2', destination_url: 'javascript:alert(1)' }),
+        'not json',
+        line({ slug: 'bob-3', destination_url: 'https://example.com/b3' }),
+      ].join('\n'),
+    );
+    const env = { DATABASE_URL: server.databaseUrl, SHORT_DOMAIN: server.shortDomain };
+    // Named: detection does not yet see through a malformed line in the file's first 64 KiB.
+    const format = ['--format', 'shortlinks-jsonl'];
+    const dry = await runCli(['import', '--account', bob.account.id, ...format, '--dry-run', file], env);
+    expect(dry.code, dry.stderr).toBe(1);
+    expect(dry.stdout).toMatch(/^Dry run \(nothing written\): 5 rows/m);
+    expect(await countRows(server, 'link', `account_id = '${bob.account.id}'`)).toBe(0);
+
+    const first = await runCli(['import', '--account', bob.account.id, ...format, file], env);
+    expect(first.code).toBe(1);
+    const report = first.stdout.split('\n').filter((text) => text.startsWith('row '));
+    expect(report.map((text) => text.split(' ').slice(0, 3).join(' '))).toEqual([
+      'row 2: SLUG_TAKEN',
+      'row 3: VALIDATION_ERROR',
+      'row 4: MALFORMED_ROW',
+    ]);
+    expect(first.stdout).toMatch(/created\s+2\b/);
+    expect(first.stdout).toMatch(/refused\s+3\b/);
+    expect(dry.stdout.split('\n').filter((text) => text.startsWith('row '))).toEqual(report);
+
+    const second = await runCli(['import', '--account', bob.account.id, ...format, '--json', file], env);
+    const summary = JSON.parse(second.stdout);
+    expect(summary).toMatchObject({ format: 'shortlinks-jsonl', created: 0, updated: 0, skipped: 2, refused: 3 });
+    expect(summary.refusals.map((refusal: { row: number }) => refusal.row)).toEqual([2, 3, 4]);
+    expect(await countRows(server, 'link', `account_id = '${bob.account.id}'`)).toBe(2);
+  });
+
+  test('a bad --on-conflict, a missing file or a file of no known format is a usage error (exit 2)', { timeout: 60_000 }, async () => {
+    const env = { DATABASE_URL: server.databaseUrl, SHORT_DOMAIN: server.shortDomain };
+    const unknown = path.join(dir, 'unknown.txt');
+    await writeFile(unknown, 'hello world\n');
+    for (const args of [
+      ['import', '--account', alice.account.id, '--on-conflict', 'merge', unknown],
+      ['import', '--account', alice.account.id, path.join(dir, 'missing.csv')],
+      ['import', '--account', alice.account.id, unknown],
+      ['import', '--account', alice.account.id],
+    ]) {
+      const result = await runCli(args, env);
+      expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(2);
+      expect(result.stderr.length).toBeGreaterThan(0);
+    }
+  });
+});

@@ -1,0 +1,48 @@
+import type { ExportedLink } from '@shortlinks/contract';
+import { describe, expect, test } from 'vitest';
+import { CSV_HEADER, csvRow, joinTagNames, jsonLine } from './export-format.ts';
+
+const link: ExportedLink = {
+  id: 'lnk_1',
+  slug: 'spring',
+  short_url: 'https://sho.rt/spring',
+  destination_url: 'https://example.com/?a=1&utm_source=news',
+  title: 'Say "hi", then\nleave',
+  tags: ['a|b', 'back\\slash', 'plain'],
+  external_id: null,
+  comments: '=SUM(A1)',
+  expires_at: '2027-01-02T03:04:05.006Z',
+  expiration_url: null,
+  click_count: 42,
+  created_at: '2026-11-23T05:30:00.000Z',
+};
+
+describe('the export file format', () => {
+  test('the CSV header lists the columns in their order, ending in CRLF', () => {
+    expect(CSV_HEADER).toBe(
+      'id,slug,short_url,destination_url,title,tags,external_id,comments,expires_at,expiration_url,click_count,created_at\r\n',
+    );
+  });
+
+  test('a CSV row quotes what needs quoting, doubles quotes, leaves absent values empty and formulas as they are', () => {
+    expect(csvRow(link)).toBe(
+      'lnk_1,spring,https://sho.rt/spring,https://example.com/?a=1&utm_source=news,"Say ""hi"", then\nleave",' +
+        'a\\|b|back\\\\slash|plain,,=SUM(A1),2027-01-02T03:04:05.006Z,,42,2026-11-23T05:30:00.000Z\r\n',
+    );
+  });
+
+  test('tag names joined with | escape | and \\ so every name can be split back', () => {
+    expect(joinTagNames(['a|b', 'c\\', 'd'])).toBe('a\\|b|c\\\\|d');
+    expect(joinTagNames([])).toBe('');
+  });
+
+  test('a JSON line has the keys in column order, nulls for absent values, and ends in LF', () => {
+    const line = jsonLine({ ...link, created_at: link.created_at, id: link.id });
+    expect(line.endsWith('\n')).toBe(true);
+    expect(line.slice(0, -1)).not.toContain('\n');
+    const parsed = JSON.parse(line);
+    expect(Object.keys(parsed)).toEqual(CSV_HEADER.trim().split(','));
+    expect(parsed).toEqual(link);
+    expect(parsed.external_id).toBeNull();
+  });
+});
