@@ -4,8 +4,9 @@ import { applyExpiry, type ExpiryChange, NO_EXPIRY } from '../domain/expiry.ts';
 import { newId, randomSlug } from '../domain/ids.ts';
 import { effectiveLimits } from '../domain/plans.ts';
 import { AppError } from '../errors.ts';
-import { type AccountRow, type Db, inTransaction, lockAccount, readAccount, reader, storable } from './database.ts';
+import { type AccountRow, type Db, inTransaction, lockAccount, readAccount, reader } from './database.ts';
 import type { DestinationChecker } from './destinations.ts';
+import { inListOrder, matchingLinks } from './link-list-query.ts';
 import {
   findLiveLink,
   findLiveLinkWithTags,
@@ -100,25 +101,10 @@ export class LinkService {
     return toLink(row, sortedTags(row.tags), this.#shortDomain);
   }
 
+  /** GET /links: one page of the live links the filters match, in the order asked, and how many match. */
   async list(accountId: string, query: ListLinksQuery): Promise<LinkPage> {
     const db = reader(this.#orm);
-    const requested = query.tag_ids ?? [];
-    // An id PostgreSQL cannot hold matches nothing, like any other unknown id.
-    const tagIds = requested.filter(storable);
-    let live = db.selectFrom('link').where('link.account_id', '=', accountId).where('link.deleted_at', 'is', null);
-    if (requested.length > 0) {
-      live = live.where((eb) =>
-        tagIds.length === 0
-          ? eb.val(false)
-          : eb.exists(
-              eb
-                .selectFrom('link_tag')
-                .select('link_tag.link_id')
-                .whereRef('link_tag.link_id', '=', 'link.id')
-                .where('link_tag.tag_id', 'in', tagIds),
-            ),
-      );
-    }
+    const live = matchingLinks(db, accountId, query);
     const [account, counted, rows] = await Promise.all([
       db
         .selectFrom('account')
@@ -126,11 +112,7 @@ export class LinkService {
         .where('id', '=', accountId)
         .executeTakeFirstOrThrow(),
       live.select((eb) => eb.fn.countAll<string>().as('total')).executeTakeFirstOrThrow(),
-      live
-        .select(LINK_COLUMNS)
-        .select(tagsColumn)
-        .orderBy('link.created_at', 'desc')
-        .orderBy('link.id', 'desc')
+      inListOrder(live.select(LINK_COLUMNS).select(tagsColumn), query)
         .limit(query.per_page)
         .offset((query.page - 1) * query.per_page)
         .execute(),
