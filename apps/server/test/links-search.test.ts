@@ -235,6 +235,61 @@ describe('GET /links?sort=&order=', () => {
   });
 });
 
+describe('total, counted the cheapest exact way', () => {
+  const liveInDatabase = async (accountId: string) => {
+    const rows = await server.orm.em
+      .fork()
+      .getConnection()
+      .execute('select count(*)::int as n from link where account_id = ? and deleted_at is null', [accountId]);
+    return (rows[0] as { n: number }).n;
+  };
+
+  test('without a filter: the live links after creates, upserts, deletes and links removed from the database', async () => {
+    const account = await createAccount(server, { plan: 'unlimited' });
+    const total = async () => (await account.call('GET', '/links')).body.total;
+    expect(await total()).toBe(0);
+    const made = [];
+    for (let i = 0; i < 4; i++) made.push(await createLink(account, { destination_url: `https://example.com/count/${i}` }));
+    expect(
+      (await account.call('POST', '/links/upsert', { title: 'Up', destination_url: 'https://example.com/count/0' })).body.created,
+    ).toBe(false);
+    expect(
+      (await account.call('POST', '/links/upsert', { title: 'Up', destination_url: 'https://example.com/count/new' })).body.created,
+    ).toBe(true);
+    expect(await total()).toBe(5);
+    expect((await account.call('DELETE', `/links/${made[0].id}`)).status).toBe(204);
+    expect((await account.call('DELETE', `/links/${made[0].id}`)).status).toBe(404);
+    expect(await total()).toBe(4);
+    // A deleted row removed for good does not count twice; a live one removed counts down.
+    await server.orm.em.fork().getConnection().execute('delete from link where id in (?, ?)', [made[0].id, made[1].id]);
+    expect(await total()).toBe(3);
+    expect(await total()).toBe(await liveInDatabase(account.account.id));
+    // Click counts and edits do not change it.
+    await setClickCounts({ [made[2].id]: 5 });
+    expect((await account.call('PATCH', `/links/${made[2].id}`, { title: 'Edited' })).status).toBe(200);
+    expect(await total()).toBe(3);
+  });
+
+  test('with tag_ids: a link carrying two of the tags counts once, a deleted link not at all, another account’s tag nothing', async () => {
+    const account = await createAccount(server, { plan: 'unlimited' });
+    const both = await createLink(account, { tag_names: ['red', 'blue'] });
+    const red = both.tags.find((tag: { name: string }) => tag.name === 'red').id;
+    const blue = both.tags.find((tag: { name: string }) => tag.name === 'blue').id;
+    await createLink(account, { tag_ids: [red] });
+    const gone = await createLink(account, { tag_ids: [blue] });
+    await createLink(account, {});
+    const other = await createAccount(server);
+    const foreign = (await createLink(other, { tag_names: ['red'] })).tags[0].id;
+    expect((await account.call('DELETE', `/links/${gone.id}`)).status).toBe(204);
+    const totalOf = async (ids: string[]) => (await account.call('GET', `/links?tag_ids=${ids.join(',')}`)).body;
+    expect((await totalOf([red, blue])).total).toBe(2);
+    expect((await totalOf([red, blue, foreign])).total).toBe(2);
+    expect((await totalOf([blue])).total).toBe(1);
+    expect((await totalOf([red, red])).total).toBe(2);
+    expect(await totalOf([foreign])).toMatchObject({ links: [], total: 0 });
+  });
+});
+
 describe('pages of a sort with many equal values', () => {
   test('neither repeat nor skip a link (the id breaks ties), in either direction and for every sort', async () => {
     const account = await createAccount(server, { plan: 'unlimited' });

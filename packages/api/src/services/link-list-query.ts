@@ -50,6 +50,31 @@ export function matchingLinks(db: Db, accountId: string, query: Pick<ListLinksQu
 }
 
 /**
+ * How many links `matchingLinks` gives, counted the cheapest exact way (docs/performance.md,
+ * bench:list): without a filter, the account's count of live links (kept by triggers); with only
+ * tag_ids, the tag rows of the account's tags (deleting a link detaches its tags, so they name live
+ * links only), in the (tag, link) index alone; with a search, the matches themselves.
+ */
+export function countOfMatchingLinks(db: Db, accountId: string, query: Pick<ListLinksQuery, 'tag_ids' | 'search'>) {
+  const tagIds = (query.tag_ids ?? []).filter(storable);
+  if ((query.search ?? '') !== '' || (query.tag_ids?.length && tagIds.length === 0)) {
+    return matchingLinks(db, accountId, query).select((eb) => eb.fn.countAll<string>().as('total'));
+  }
+  if (tagIds.length === 0) {
+    return db.selectFrom('account').select('account.live_link_count as total').where('account.id', '=', accountId);
+  }
+  const tagged = db
+    .selectFrom('link_tag')
+    .innerJoin('tag', 'tag.id', 'link_tag.tag_id')
+    .where('tag.account_id', '=', accountId)
+    .where('link_tag.tag_id', 'in', tagIds);
+  // A link with two of the tags counts once; with one tag, each row is one link.
+  return new Set(tagIds).size === 1
+    ? tagged.select((eb) => eb.fn.countAll<string>().as('total'))
+    : tagged.select((eb) => eb.fn.count<string>('link_tag.link_id').distinct().as('total'));
+}
+
+/**
  * The list's order. Each sort ends on the link id, in the same direction, so that equal values
  * (the same click count, the same title) keep one order and pages neither repeat nor skip a link.
  * Each order has an index that reads it (link_account_created_idx, link_account_clicks_idx,

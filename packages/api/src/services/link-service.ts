@@ -6,7 +6,7 @@ import { effectiveLimits } from '../domain/plans.ts';
 import { AppError } from '../errors.ts';
 import { type AccountRow, type Db, inTransaction, lockAccount, readAccount, reader } from './database.ts';
 import type { DestinationChecker } from './destinations.ts';
-import { inListOrder, matchingLinks } from './link-list-query.ts';
+import { countOfMatchingLinks, inListOrder, matchingLinks } from './link-list-query.ts';
 import {
   findLiveLink,
   findLiveLinkWithTags,
@@ -111,7 +111,7 @@ export class LinkService {
         .select(['plan', 'link_limit_override', 'tag_limit_override'])
         .where('id', '=', accountId)
         .executeTakeFirstOrThrow(),
-      live.select((eb) => eb.fn.countAll<string>().as('total')).executeTakeFirstOrThrow(),
+      countOfMatchingLinks(db, accountId, query).executeTakeFirstOrThrow(),
       inListOrder(live.select(LINK_COLUMNS).select(tagsColumn), query)
         .limit(query.per_page)
         .offset((query.page - 1) * query.per_page)
@@ -151,6 +151,9 @@ export class LinkService {
 
   async delete(accountId: string, ref: string): Promise<void> {
     await this.#write(async (db) => {
+      // The account first, as every write that locks both does: the deletion changes its count of
+      // live links (a trigger), and taking the link first could deadlock with an edit.
+      await lockAccount(db, accountId);
       const row = await findLiveLink(db, accountId, ref, true);
       if (!row) throw new AppError('LINK_NOT_FOUND');
       // Deleting detaches its tags; the row stays (deleted_at) so its click history survives.
