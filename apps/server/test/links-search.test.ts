@@ -321,6 +321,16 @@ describe('search and sort over tRPC and the typed client', () => {
     expect(typed).toEqual((await account.call('GET', '/links?search=typed%2F&sort=title&order=asc')).body);
   });
 
+  test('half a surrogate pair in a search over tRPC (JSON can carry it) is a VALIDATION_ERROR naming search', async () => {
+    const account = await createAccount(server);
+    const input = encodeURIComponent(JSON.stringify({ search: 'launch\ud800' }));
+    const response = await fetch(`${server.origin}/trpc/links.list?input=${input}`, {
+      headers: { authorization: `Bearer ${account.key}` },
+    });
+    expect(response.status).toBe(422);
+    expect(JSON.stringify(await response.json())).toContain('"field":"search"');
+  });
+
   test('a bad sort over tRPC is the same VALIDATION_ERROR naming sort', async () => {
     const account = await createAccount(server);
     const response = await fetch(`${server.origin}/trpc/links.list?input=${encodeURIComponent(JSON.stringify({ sort: 'clicks' }))}`, {

@@ -13,7 +13,7 @@ import {
   utmField,
 } from './fields.ts';
 import { LIMITS } from './limits.ts';
-import { CONTROL_CHARACTER, charCount } from './text-rules.ts';
+import { CONTROL_CHARACTER, charCount, LONE_SURROGATE } from './text-rules.ts';
 
 export const TagSummarySchema = z
   .object({ id: z.string(), name: z.string(), color: tagColorField })
@@ -117,6 +117,7 @@ export const ListLinksQuerySchema = z.strictObject({
     .trim()
     .refine((text) => charCount(text) <= LIMITS.searchChars, `search must be at most ${LIMITS.searchChars} characters`)
     .refine((text) => !CONTROL_CHARACTER.test(text), 'search must not contain control characters')
+    .refine((text) => !LONE_SURROGATE.test(text), 'search must not contain half of a surrogate pair')
     .optional()
     .meta({
       description:
