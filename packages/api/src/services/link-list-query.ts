@@ -68,11 +68,10 @@ export function countOfMatchingLinks(db: Db, accountId: string, query: Pick<List
     .innerJoin('tag', 'tag.id', 'link_tag.tag_id')
     .where('tag.account_id', '=', accountId)
     .where('link_tag.tag_id', 'in', tagIds);
-  // A link with two of the tags counts once; with one tag, each row is one link. (`select distinct`
-  // may hash, where `count(distinct)` always sorts: 66,000 rows of three tags took twice as long.)
+  // A link with two of the tags counts once; with one tag, each row is one link.
   return new Set(tagIds).size === 1
     ? tagged.select((eb) => eb.fn.countAll<string>().as('total'))
-    : db.selectFrom(tagged.select('link_tag.link_id').distinct().as('tagged')).select((eb) => eb.fn.countAll<string>().as('total'));
+    : tagged.select((eb) => eb.fn.count<string>('link_tag.link_id').distinct().as('total'));
 }
 
 /**
