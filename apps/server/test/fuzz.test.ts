@@ -527,7 +527,10 @@ describe('every path and query parameter, with text PostgreSQL cannot hold', () 
       if (error?.code === 'MALFORMED_REQUEST') return;
       if (parameter.in === 'path') {
         expect({ status: answer.status, code: error?.code }, where).toEqual({ status: 404, code: unknownIdCode(endpoint.path) });
-      } else if (parameter.name === 'tag_ids') {
+      } else if (parameter.name === 'tag_ids' || (parameter.name === 'search' && !text.includes('\u0000'))) {
+        // A search's broken UTF-8 (a surrogate's bytes) arrives as U+FFFD (URL decoding), which no
+        // link here holds; NUL is refused like any control character (the else branch), and half a
+        // surrogate pair itself, which only JSON can carry, too (the tRPC sweep below).
         expect({ status: answer.status, total: JSON.parse(answer.text).total }, where).toEqual({ status: 200, total: 0 });
       } else {
         expect({ status: answer.status, code: error?.code, field: error?.field }, where).toEqual({

@@ -246,6 +246,19 @@ describe('bulk calls', () => {
   });
 });
 
+describe('the link list', () => {
+  test('GET /links documents search, sort and order beside page, per_page and tag_ids, and its 422', () => {
+    const list = operation('get', '/links');
+    const parameters = (list.parameters ?? []).map(resolve);
+    const query = parameters.filter((parameter: Json) => parameter.in === 'query');
+    expect(query.map((parameter: Json) => parameter.name).sort()).toEqual(['order', 'page', 'per_page', 'search', 'sort', 'tag_ids']);
+    const schemaOf = (name: string) => resolve(query.find((parameter: Json) => parameter.name === name).schema);
+    expect(schemaOf('sort').enum).toEqual(['created_at', 'click_count', 'title']);
+    expect(schemaOf('order').enum).toEqual(['asc', 'desc']);
+    expect(list.responses).toHaveProperty('422');
+  });
+});
+
 describe('statistics', () => {
   test.each([
     ['/links/{id}/stats', 'LinkStats'],

@@ -14,6 +14,7 @@ export const LIMITS = {
   tagsPerLink: 10,
   tagNameChars: 50,
   tagIdsFilter: 20,
+  searchChars: 200,
   perPageMax: 100,
   perPageDefault: 20,
   /** Not in the spec: items of one bulk call (issue #14; docs/api-decisions.md). */

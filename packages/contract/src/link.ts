@@ -13,6 +13,7 @@ import {
   utmField,
 } from './fields.ts';
 import { LIMITS } from './limits.ts';
+import { CONTROL_CHARACTER, charCount, LONE_SURROGATE } from './text-rules.ts';
 
 export const TagSummarySchema = z
   .object({ id: z.string(), name: z.string(), color: tagColorField })
@@ -83,6 +84,14 @@ export const LinkRefSchema = z
   .max(4096)
   .meta({ description: 'A `lnk_` id, or `ext_` followed by the URL-encoded external_id.', example: 'lnk_V1StGXR8Z5jdHi' });
 
+/** What GET /links can sort by. */
+export const LINK_SORTS = ['created_at', 'click_count', 'title'] as const;
+export type LinkSort = (typeof LINK_SORTS)[number];
+export type SortOrder = 'asc' | 'desc';
+
+/** The order a sort takes when none is asked for: newest and most clicked first, titles A to Z. */
+export const DEFAULT_ORDER: Record<LinkSort, SortOrder> = { created_at: 'desc', click_count: 'desc', title: 'asc' };
+
 export const ListLinksQuerySchema = z.strictObject({
   // Query values arrive as text over REST; typed callers (tRPC, the client) send numbers.
   page: z.coerce
@@ -103,6 +112,26 @@ export const ListLinksQuerySchema = z.strictObject({
     .pipe(z.array(z.string().max(100)).max(LIMITS.tagIdsFilter, `tag_ids may name at most ${LIMITS.tagIdsFilter} tags`))
     .optional()
     .meta({ description: 'Comma-separated tag ids (at most 20); links carrying any of them.' }),
+  search: z
+    .string()
+    .trim()
+    .refine((text) => charCount(text) <= LIMITS.searchChars, `search must be at most ${LIMITS.searchChars} characters`)
+    .refine((text) => !CONTROL_CHARACTER.test(text), 'search must not contain control characters')
+    .refine((text) => !LONE_SURROGATE.test(text), 'search must not contain half of a surrogate pair')
+    .optional()
+    .meta({
+      description:
+        'Text found, ignoring case, anywhere in the title, destination_url, slug or external_id (a substring: `%` and `_` are literal). ' +
+        `Trimmed; empty means no search. At most ${LIMITS.searchChars} characters. With tag_ids: links matching both.`,
+    }),
+  sort: z
+    .enum(LINK_SORTS, { error: `sort must be one of ${LINK_SORTS.join(', ')}` })
+    .default('created_at')
+    .meta({ description: 'created_at (the default), click_count or title (ignoring case). Ties are broken by id.' }),
+  order: z
+    .enum(['asc', 'desc'], { error: 'order must be asc or desc' })
+    .optional()
+    .meta({ description: 'asc or desc. Default: desc for created_at and click_count, asc for title.' }),
 });
 
 export const LinkPageSchema = z

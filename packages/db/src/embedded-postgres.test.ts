@@ -127,7 +127,11 @@ describe('a fresh embedded PostgreSQL', () => {
       );
       expect(owner.rows).toEqual([{ owns: true }]);
       expect(await objectsNotOwnedByCurrentUser(client)).toEqual([]);
-      await client.query('create extension pg_trgm');
+      // The link search's migration added it (PostgreSQL has its members owned by the bootstrap superuser).
+      const trgm = await client.query(
+        "select pg_get_userbyid(extowner) = current_user as owns from pg_extension where extname = 'pg_trgm'",
+      );
+      expect(trgm.rows).toEqual([{ owns: true }]);
     });
   });
 });
@@ -228,7 +232,8 @@ async function createLegacyCluster(dataDir: string): Promise<{ password: string 
 
 /**
  * Schemas, relations (with indexes and sequences), routines and types of the current database,
- * outside PostgreSQL's own schemas, owned by another role (the database's owner aside).
+ * outside PostgreSQL's own schemas, owned by another role (the database's owner aside), except the members
+ * of an extension, which PostgreSQL gives the bootstrap superuser (as prepareApplicationDatabase skips them).
  */
 async function objectsNotOwnedByCurrentUser(client: pg.Client): Promise<string[]> {
   const { rows } = await client.query<{ name: string }>(`
@@ -237,10 +242,13 @@ async function objectsNotOwnedByCurrentUser(client: pg.Client): Promise<string[]
     select nspname as name from own_schema where nspowner not in (select oid from mine)
     union all
     select c.oid::regclass::text from pg_class c where c.relnamespace in (select oid from own_schema) and c.relowner not in (select oid from mine)
+      and not exists (select from pg_depend e where e.classid = 'pg_class'::regclass and e.objid = c.oid and e.deptype = 'e')
     union all
     select p.oid::regprocedure::text from pg_proc p where p.pronamespace in (select oid from own_schema) and p.proowner not in (select oid from mine)
+      and not exists (select from pg_depend e where e.classid = 'pg_proc'::regclass and e.objid = p.oid and e.deptype = 'e')
     union all
-    select t.oid::regtype::text from pg_type t where t.typnamespace in (select oid from own_schema) and t.typowner not in (select oid from mine)`);
+    select t.oid::regtype::text from pg_type t where t.typnamespace in (select oid from own_schema) and t.typowner not in (select oid from mine)
+      and not exists (select from pg_depend e where e.classid = 'pg_type'::regclass and e.objid = t.oid and e.deptype = 'e')`);
   return rows.map((row) => row.name);
 }
 

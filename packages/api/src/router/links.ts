@@ -32,7 +32,13 @@ export const linksRouter = {
     .mutation(({ ctx, input }) => ctx.services.links.create(ctx.accountId, input)),
 
   list: authedProcedure({
-    openapi: { method: 'GET', path: '/links', tags, summary: 'List links, newest first', protect: true },
+    openapi: {
+      method: 'GET',
+      path: '/links',
+      tags,
+      summary: 'List links: newest first by default; search, filter by tag, sort',
+      protect: true,
+    },
     success: 200,
     errors: ['VALIDATION_ERROR'],
   })

@@ -4,8 +4,9 @@ import { applyExpiry, type ExpiryChange, NO_EXPIRY } from '../domain/expiry.ts';
 import { newId, randomSlug } from '../domain/ids.ts';
 import { effectiveLimits } from '../domain/plans.ts';
 import { AppError } from '../errors.ts';
-import { type AccountRow, type Db, inTransaction, lockAccount, readAccount, reader, storable } from './database.ts';
+import { type AccountRow, type Db, inTransaction, lockAccount, readAccount, reader } from './database.ts';
 import type { DestinationChecker } from './destinations.ts';
+import { countOfMatchingLinks, inListOrder, matchingLinks } from './link-list-query.ts';
 import {
   findLiveLink,
   findLiveLinkWithTags,
@@ -100,37 +101,18 @@ export class LinkService {
     return toLink(row, sortedTags(row.tags), this.#shortDomain);
   }
 
+  /** GET /links: one page of the live links the filters match, in the order asked, and how many match. */
   async list(accountId: string, query: ListLinksQuery): Promise<LinkPage> {
     const db = reader(this.#orm);
-    const requested = query.tag_ids ?? [];
-    // An id PostgreSQL cannot hold matches nothing, like any other unknown id.
-    const tagIds = requested.filter(storable);
-    let live = db.selectFrom('link').where('link.account_id', '=', accountId).where('link.deleted_at', 'is', null);
-    if (requested.length > 0) {
-      live = live.where((eb) =>
-        tagIds.length === 0
-          ? eb.val(false)
-          : eb.exists(
-              eb
-                .selectFrom('link_tag')
-                .select('link_tag.link_id')
-                .whereRef('link_tag.link_id', '=', 'link.id')
-                .where('link_tag.tag_id', 'in', tagIds),
-            ),
-      );
-    }
+    const live = matchingLinks(db, accountId, query);
     const [account, counted, rows] = await Promise.all([
       db
         .selectFrom('account')
         .select(['plan', 'link_limit_override', 'tag_limit_override'])
         .where('id', '=', accountId)
         .executeTakeFirstOrThrow(),
-      live.select((eb) => eb.fn.countAll<string>().as('total')).executeTakeFirstOrThrow(),
-      live
-        .select(LINK_COLUMNS)
-        .select(tagsColumn)
-        .orderBy('link.created_at', 'desc')
-        .orderBy('link.id', 'desc')
+      countOfMatchingLinks(db, accountId, query).executeTakeFirstOrThrow(),
+      inListOrder(live.select(LINK_COLUMNS).select(tagsColumn), query)
         .limit(query.per_page)
         .offset((query.page - 1) * query.per_page)
         .execute(),
@@ -169,6 +151,9 @@ export class LinkService {
 
   async delete(accountId: string, ref: string): Promise<void> {
     await this.#write(async (db) => {
+      // The account first, as every write that locks both does: the deletion changes its count of
+      // live links (a trigger), and taking the link first could deadlock with an edit.
+      await lockAccount(db, accountId);
       const row = await findLiveLink(db, accountId, ref, true);
       if (!row) throw new AppError('LINK_NOT_FOUND');
       // Deleting detaches its tags; the row stays (deleted_at) so its click history survives.

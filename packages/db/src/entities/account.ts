@@ -16,6 +16,8 @@ export const Account = defineEntity({
     api_rate_limit: p.integer().nullable().check('api_rate_limit >= 0'),
     /** How many colours have been assigned in rotation so far (POST /tags without a colour). */
     color_cursor: p.integer().default(0),
+    /** The account's live links, kept by triggers on `link` (migration ..._link_search): the list's total without a filter. */
+    live_link_count: p.bigint('number').defaultRaw('0'),
     created_at: p.datetime().defaultRaw('now()'),
   },
 });

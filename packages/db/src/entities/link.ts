@@ -24,6 +24,19 @@ export const Link = defineEntity({
       name: 'link_account_destination_idx',
       expression: 'create index link_account_destination_idx on link (account_id, md5(destination_url)) where deleted_at is null',
     },
+    {
+      name: 'link_search_idx',
+      expression:
+        'create index link_search_idx on link using gin (title gin_trgm_ops, destination_url gin_trgm_ops, slug gin_trgm_ops, external_id gin_trgm_ops) where deleted_at is null',
+    },
+    {
+      name: 'link_account_clicks_idx',
+      expression: 'create index link_account_clicks_idx on link (account_id, click_count desc, id desc) where deleted_at is null',
+    },
+    {
+      name: 'link_account_title_idx',
+      expression: 'create index link_account_title_idx on link (account_id, lower(title), title, id) where deleted_at is null',
+    },
   ],
   properties: {
     id: p.text().primary(),

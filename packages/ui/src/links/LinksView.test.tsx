@@ -93,4 +93,52 @@ describe('LinksView', () => {
     expect(scrolled).toEqual([list]);
     expect(screen.getAllByRole('status')[0]?.textContent).toBe('25 links · page 2 of 2');
   });
+
+  test('a search, the tag filter and the order are asked of the server, from page 1, in one request', async () => {
+    const asked: unknown[] = [];
+    const client = {
+      links: {
+        list: async (query: unknown) => {
+          asked.push(query);
+          return { links: [], total: 0, page: 1, per_page: 20, link_limit: 1_000 };
+        },
+      },
+    } as unknown as ShortlinksClient;
+    render(
+      <ShortlinksProvider client={client}>
+        <LinksView tags={[]} version={0} onChanged={() => undefined} />
+      </ShortlinksProvider>,
+    );
+    await waitFor(() => expect(asked).toEqual([{ page: 1, per_page: 20 }]));
+    fireEvent.change(screen.getByLabelText('Sort links'), { target: { value: 'most-clicked' } });
+    await waitFor(() => expect(asked.at(-1)).toEqual({ page: 1, per_page: 20, sort: 'click_count', order: 'desc' }));
+    fireEvent.change(screen.getByLabelText('Search links'), { target: { value: ' 100% off ' } });
+    await waitFor(() => expect(asked.at(-1)).toEqual({ page: 1, per_page: 20, search: '100% off', sort: 'click_count', order: 'desc' }));
+  });
+
+  test('typing fast asks once, for the whole search, not for every key', async () => {
+    const searches: unknown[] = [];
+    const client = {
+      links: {
+        list: async (query: { search?: string }) => {
+          searches.push(query.search);
+          return { links: [], total: 0, page: 1, per_page: 20, link_limit: 1_000 };
+        },
+      },
+    } as unknown as ShortlinksClient;
+    render(
+      <ShortlinksProvider client={client}>
+        <LinksView tags={[]} version={0} onChanged={() => undefined} />
+      </ShortlinksProvider>,
+    );
+    await waitFor(() => expect(searches).toEqual([undefined]));
+    // A key every 60 ms, as people type.
+    for (const typed of ['s', 'sp', 'spr', 'spri', 'sprin', 'spring']) {
+      fireEvent.change(screen.getByLabelText('Search links'), { target: { value: typed } });
+      await new Promise((resolve) => setTimeout(resolve, 60));
+    }
+    await waitFor(() => expect(searches).toEqual([undefined, 'spring']));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(searches).toEqual([undefined, 'spring']);
+  });
 });

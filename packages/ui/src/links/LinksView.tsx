@@ -1,5 +1,6 @@
 /** @jsxRuntime automatic @jsxImportSource react */ // Parcel cannot read the React version from "catalog:" (docs/extension.md).
 import type { Link, Tag } from '@shortlinks/client';
+import { LIMITS } from '@shortlinks/contract/rules';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { countOf } from '../counts.ts';
 import { ErrorBanner } from '../ErrorBanner.tsx';
@@ -7,7 +8,7 @@ import { useShortlinks } from '../ShortlinksProvider.tsx';
 import { sortedByName } from '../tags/tag-names.ts';
 import { formErrorOf } from './field-errors.ts';
 import { LinkRow } from './LinkRow.tsx';
-import { fetchAllLinks, matchesSearch, pageCount, pageOf } from './link-search.ts';
+import { LIST_ORDERS, type ListOrder, listQuery, pageCount } from './link-list-query.ts';
 
 const PER_PAGE = 20;
 
@@ -17,8 +18,9 @@ interface Listing {
 }
 
 /**
- * The account's links, newest first: paginated, filtered by tag, searched; each editable and
- * deletable. Going to another page brings the list's top into view and the focus to it.
+ * The account's links, newest first unless another order is chosen: searched, filtered by tag,
+ * sorted and paginated by the server (GET /links); each editable and deletable. Going to another
+ * page brings the list's top into view and the focus to it.
  */
 export function LinksView({
   tags,
@@ -39,6 +41,7 @@ export function LinksView({
   const { client, messages } = useShortlinks();
   const [query, setQuery] = useState('');
   const [tagId, setTagId] = useState('');
+  const [order, setOrder] = useState<ListOrder>('newest');
   const [page, setPage] = useState(1);
   const [listing, setListing] = useState<Listing>();
   const [error, setError] = useState<string>();
@@ -51,14 +54,9 @@ export function LinksView({
     // `attempt` is read so that Try again fetches anew.
     void attempt;
     let current = true;
-    const tagIds = tagId === '' ? [] : [tagId];
     const load = async (): Promise<Listing> => {
-      if (query.trim() === '') {
-        const result = await client.links.list({ page, per_page: PER_PAGE, ...(tagIds.length > 0 ? { tag_ids: tagIds } : {}) });
-        return { links: result.links, total: result.total };
-      }
-      const found = (await fetchAllLinks(client, tagIds)).filter((link) => matchesSearch(link, query));
-      return { links: pageOf(found, page, PER_PAGE), total: found.length };
+      const result = await client.links.list(listQuery({ search: query, tagId, order, page, perPage: PER_PAGE }));
+      return { links: result.links, total: result.total };
     };
     // A short pause while typing, so a search is not fetched for every key.
     const timer = setTimeout(
@@ -80,7 +78,7 @@ export function LinksView({
       current = false;
       clearTimeout(timer);
     };
-  }, [client, messages, query, tagId, page, version, attempt]);
+  }, [client, messages, query, tagId, order, page, version, attempt]);
 
   useEffect(() => {
     if (!listing || !turned.current) return;
@@ -101,7 +99,9 @@ export function LinksView({
           className="input"
           type="search"
           aria-label="Search links"
-          placeholder="Search title, address or slug"
+          placeholder="Search title, address, slug or external id"
+          // The server refuses a longer search (GET /links), so it cannot be typed.
+          maxLength={LIMITS.searchChars}
           value={query}
           onChange={(event) => {
             setQuery(event.target.value);
@@ -122,6 +122,22 @@ export function LinksView({
           {sortedByName(tags).map((tag) => (
             <option key={tag.id} value={tag.id}>
               {tag.name} ({tag.link_count})
+            </option>
+          ))}
+        </select>
+        <select
+          className="input"
+          style={{ maxWidth: 170 }}
+          aria-label="Sort links"
+          value={order}
+          onChange={(event) => {
+            setOrder(event.target.value as ListOrder);
+            setPage(1);
+          }}
+        >
+          {LIST_ORDERS.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
             </option>
           ))}
         </select>

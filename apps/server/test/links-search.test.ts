@@ -1,0 +1,343 @@
+import { createClient } from '@shortlinks/client';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createAccount, createLink, startTestServer, type TestAccount, type TestServer } from './harness.ts';
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+
+const titles = (body: { links: { title: string }[] }) => body.links.map((link) => link.title);
+const ids = (body: { links: { id: string }[] }) => body.links.map((link) => link.id);
+
+/** Sets the links' click counts in the database, as the click recorder would have after that many clicks. */
+async function setClickCounts(counts: Record<string, number>) {
+  const connection = server.orm.em.fork().getConnection();
+  for (const [id, clicks] of Object.entries(counts)) {
+    await connection.execute('update link set click_count = ? where id = ?', [clicks, id]);
+  }
+}
+
+/** Every page of a list request, one after another, as a client paging through would see them. */
+async function allPages(account: TestAccount, query: string, perPage: number) {
+  const seen: string[] = [];
+  for (let page = 1; ; page++) {
+    const response = await account.call('GET', `/links?${query}&per_page=${perPage}&page=${page}`);
+    expect(response.status).toBe(200);
+    if (response.body.links.length === 0) return seen;
+    seen.push(...ids(response.body));
+  }
+}
+
+describe('GET /links?search=', () => {
+  let account: TestAccount;
+  let launch: { id: string };
+  let byDestination: { id: string };
+  let bySlug: { id: string };
+  let byExternalId: { id: string };
+  let percent: { id: string };
+  let underscore: { id: string };
+  let backslash: { id: string };
+
+  beforeAll(async () => {
+    account = await createAccount(server, { plan: 'unlimited' });
+    launch = await createLink(account, { title: 'Spring LAUNCH party', destination_url: 'https://example.com/s1' });
+    byDestination = await createLink(account, { title: 'Docs', destination_url: 'https://docs.example.org/Launch-Notes' });
+    bySlug = await createLink(account, { title: 'Short', destination_url: 'https://example.com/s3', slug: 'launchpad-7' });
+    byExternalId = await createLink(account, { title: 'CRM', destination_url: 'https://example.com/s4', external_id: 'crm-launch-9' });
+    await createLink(account, { title: 'Comments do not count', destination_url: 'https://example.com/s5', comments: 'launch' });
+    percent = await createLink(account, { title: '100% off', destination_url: 'https://example.com/s6' });
+    underscore = await createLink(account, { title: 'snake_case', destination_url: 'https://example.com/s7' });
+    backslash = await createLink(account, { title: 'C:\\temp', destination_url: 'https://example.com/s8' });
+    await createLink(account, { title: '100 dollars off', destination_url: 'https://example.com/s9' });
+    await createLink(account, { title: 'snakeXcase', destination_url: 'https://example.com/s10' });
+    await createLink(account, { title: 'C:temp', destination_url: 'https://example.com/s11' });
+  });
+
+  test('finds the text, ignoring case, in the title, destination_url, slug and external_id, not in comments; total counts the matches', async () => {
+    const response = await account.call('GET', '/links?search=lAuNcH');
+    expect(response.status).toBe(200);
+    expect(ids(response.body).sort()).toEqual([launch.id, byDestination.id, bySlug.id, byExternalId.id].sort());
+    expect(response.body.total).toBe(4);
+  });
+
+  test('matches are listed in the default order, newest first', async () => {
+    const response = await account.call('GET', '/links?search=launch');
+    expect(ids(response.body)).toEqual([byExternalId.id, bySlug.id, byDestination.id, launch.id]);
+  });
+
+  test.each([
+    ['%', '100%', () => percent],
+    ['_', 'e_c', () => underscore],
+    ['\\', ':\\t', () => backslash],
+  ])('a %s in the search is the character itself, not a wildcard', async (_character, search, expected) => {
+    const response = await account.call('GET', `/links?search=${encodeURIComponent(search)}`);
+    expect(response.status).toBe(200);
+    expect(ids(response.body)).toEqual([expected().id]);
+    expect(response.body.total).toBe(1);
+  });
+
+  test('a search that is empty or only spaces is no search: every link, as without it', async () => {
+    const without = await account.call('GET', '/links');
+    for (const search of ['', '%20%20']) {
+      const response = await account.call('GET', `/links?search=${search}`);
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual(without.body);
+    }
+  });
+
+  test('spaces around the search are ignored; spaces inside are part of it', async () => {
+    const response = await account.call('GET', `/links?search=${encodeURIComponent('  launch party ')}`);
+    expect(ids(response.body)).toEqual([launch.id]);
+    expect((await account.call('GET', `/links?search=${encodeURIComponent('launch  party')}`)).body.total).toBe(0);
+  });
+
+  test('a short search of one or two characters works too', async () => {
+    const response = await account.call('GET', '/links?search=%25');
+    expect(ids(response.body)).toEqual([percent.id]);
+    expect((await account.call('GET', '/links?search=C:')).body.total).toBe(2);
+  });
+
+  test('finds nothing of another account', async () => {
+    const other = await createAccount(server);
+    await createLink(other, { title: 'Other launch', destination_url: 'https://example.com/other' });
+    const response = await account.call('GET', '/links?search=other%20launch');
+    expect(response.body).toMatchObject({ links: [], total: 0 });
+  });
+
+  test('a deleted link is not found', async () => {
+    const gone = await createLink(account, { title: 'Vanishing launch', destination_url: 'https://example.com/gone' });
+    expect((await account.call('GET', '/links?search=vanishing')).body.total).toBe(1);
+    expect((await account.call('DELETE', `/links/${gone.id}`)).status).toBe(204);
+    expect((await account.call('GET', '/links?search=vanishing')).body).toMatchObject({ links: [], total: 0 });
+  });
+
+  test('combined with tag_ids: links that match the search and carry one of the tags', async () => {
+    const local = await createAccount(server, { plan: 'unlimited' });
+    const tagged = await createLink(local, { title: 'Summer sale', destination_url: 'https://example.com/t1', tag_names: ['promo'] });
+    await createLink(local, { title: 'Summer notes', destination_url: 'https://example.com/t2' });
+    await createLink(local, { title: 'Winter sale', destination_url: 'https://example.com/t3', tag_names: ['promo'] });
+    const promo = tagged.tags[0].id;
+    const response = await local.call('GET', `/links?search=summer&tag_ids=${promo}`);
+    expect(response.status).toBe(200);
+    expect(ids(response.body)).toEqual([tagged.id]);
+    expect(response.body.total).toBe(1);
+  });
+
+  test('pages through the matches, with the real total on every page', async () => {
+    const local = await createAccount(server, { plan: 'unlimited' });
+    for (let i = 0; i < 5; i++) await createLink(local, { title: `Page match ${i}`, destination_url: `https://example.com/p${i}` });
+    await createLink(local, { title: 'Unrelated', destination_url: 'https://example.com/u' });
+    const second = await local.call('GET', '/links?search=page%20match&per_page=2&page=2');
+    expect(titles(second.body)).toEqual(['Page match 2', 'Page match 1']);
+    expect(second.body).toMatchObject({ page: 2, per_page: 2, total: 5 });
+  });
+
+  test.each([
+    ['longer than 200 characters', 'a'.repeat(201), 'search must be at most 200 characters'],
+    ['a control character', 'launch%0Aparty', 'search must not contain control characters'],
+  ])('422 VALIDATION_ERROR naming search for a search %s', async (_why, search, message) => {
+    const response = await account.call('GET', `/links?search=${search}`);
+    expect(response.status).toBe(422);
+    expect(response.body).toMatchObject({ code: 'VALIDATION_ERROR', field: 'search', message });
+  });
+
+  test('200 characters, counted as people count them (an emoji is one), are allowed', async () => {
+    const response = await account.call('GET', `/links?search=${encodeURIComponent('🚀'.repeat(200))}`);
+    expect(response.status).toBe(200);
+    expect(response.body.total).toBe(0);
+  });
+});
+
+describe('GET /links?sort=&order=', () => {
+  let account: TestAccount;
+  let links: { id: string; title: string }[];
+
+  beforeAll(async () => {
+    account = await createAccount(server, { plan: 'unlimited' });
+    links = [];
+    for (const title of ['banana', 'Apple', 'cherry', 'apple', 'Banana split']) {
+      links.push(await createLink(account, { title, destination_url: `https://example.com/sort/${links.length}` }));
+    }
+    const [banana, Apple, cherry, apple, split] = links as [
+      (typeof links)[0],
+      (typeof links)[0],
+      (typeof links)[0],
+      (typeof links)[0],
+      (typeof links)[0],
+    ];
+    await setClickCounts({ [banana.id]: 7, [Apple.id]: 3, [cherry.id]: 12, [apple.id]: 0, [split.id]: 3 });
+  });
+
+  const byTitle = (...names: string[]) => names.map((name) => links.find((link) => link.title === name)?.id);
+  /** Links with equal values, in the id order the tie-breaker gives them. */
+  const tied = (direction: 'asc' | 'desc', ...names: string[]) => {
+    const sorted = byTitle(...names).sort() as string[];
+    return direction === 'asc' ? sorted : sorted.reverse();
+  };
+
+  test('without sort or order, the spec default: newest first', async () => {
+    const response = await account.call('GET', '/links');
+    expect(ids(response.body)).toEqual(links.map((link) => link.id).reverse());
+  });
+
+  test('sort=created_at&order=asc: oldest first', async () => {
+    const response = await account.call('GET', '/links?sort=created_at&order=asc');
+    expect(ids(response.body)).toEqual(links.map((link) => link.id));
+  });
+
+  test('sort=click_count: most clicked first by default; equal counts by id, in the same direction', async () => {
+    const response = await account.call('GET', '/links?sort=click_count');
+    expect(response.status).toBe(200);
+    expect(ids(response.body)).toEqual([...byTitle('cherry', 'banana'), ...tied('desc', 'Apple', 'Banana split'), ...byTitle('apple')]);
+  });
+
+  test('sort=click_count&order=asc: least clicked first', async () => {
+    const response = await account.call('GET', '/links?sort=click_count&order=asc');
+    expect(ids(response.body)).toEqual([...byTitle('apple'), ...tied('asc', 'Apple', 'Banana split'), ...byTitle('banana', 'cherry')]);
+  });
+
+  test('sort=title: A to Z by default, ignoring case; the same letters in other cases by their exact text', async () => {
+    const response = await account.call('GET', '/links?sort=title');
+    expect(titles(response.body)).toEqual(['Apple', 'apple', 'banana', 'Banana split', 'cherry']);
+  });
+
+  test('sort=title&order=desc: Z to A, the exact reverse', async () => {
+    const response = await account.call('GET', '/links?sort=title&order=desc');
+    expect(titles(response.body)).toEqual(['cherry', 'Banana split', 'banana', 'apple', 'Apple']);
+  });
+
+  test('sort and order combine with search, tag_ids and pages', async () => {
+    const response = await account.call('GET', '/links?search=an&sort=click_count&order=asc&per_page=1&page=2');
+    expect(titles(response.body)).toEqual(['banana']);
+    expect(response.body.total).toBe(2);
+  });
+
+  test('empty sort, order and search count as not sent, like every query value: the defaults apply', async () => {
+    expect((await account.call('GET', '/links?sort=&order=&search=')).body).toEqual((await account.call('GET', '/links')).body);
+  });
+
+  test('order alone applies to the default sort: desc is the default, asc is oldest first', async () => {
+    expect((await account.call('GET', '/links?order=desc')).body).toEqual((await account.call('GET', '/links')).body);
+    expect(ids((await account.call('GET', '/links?order=asc')).body)).toEqual(links.map((link) => link.id));
+  });
+
+  test.each([
+    ['sort', 'sort=clicks', 'sort must be one of created_at, click_count, title'],
+    ['order', 'order=up', 'order must be asc or desc'],
+    ['order', 'order=DESC', 'order must be asc or desc'],
+  ])('422 VALIDATION_ERROR naming %s for %s', async (field, query, message) => {
+    const response = await account.call('GET', `/links?${query}`);
+    expect(response.status).toBe(422);
+    expect(response.body).toMatchObject({ code: 'VALIDATION_ERROR', field, message });
+  });
+});
+
+describe('total, counted the cheapest exact way', () => {
+  const liveInDatabase = async (accountId: string) => {
+    const rows = await server.orm.em
+      .fork()
+      .getConnection()
+      .execute('select count(*)::int as n from link where account_id = ? and deleted_at is null', [accountId]);
+    return (rows[0] as { n: number }).n;
+  };
+
+  test('without a filter: the live links after creates, upserts, deletes and links removed from the database', async () => {
+    const account = await createAccount(server, { plan: 'unlimited' });
+    const total = async () => (await account.call('GET', '/links')).body.total;
+    expect(await total()).toBe(0);
+    const made = [];
+    for (let i = 0; i < 4; i++) made.push(await createLink(account, { destination_url: `https://example.com/count/${i}` }));
+    expect(
+      (await account.call('POST', '/links/upsert', { title: 'Up', destination_url: 'https://example.com/count/0' })).body.created,
+    ).toBe(false);
+    expect(
+      (await account.call('POST', '/links/upsert', { title: 'Up', destination_url: 'https://example.com/count/new' })).body.created,
+    ).toBe(true);
+    expect(await total()).toBe(5);
+    expect((await account.call('DELETE', `/links/${made[0].id}`)).status).toBe(204);
+    expect((await account.call('DELETE', `/links/${made[0].id}`)).status).toBe(404);
+    expect(await total()).toBe(4);
+    // A deleted row removed for good does not count twice; a live one removed counts down.
+    await server.orm.em.fork().getConnection().execute('delete from link where id in (?, ?)', [made[0].id, made[1].id]);
+    expect(await total()).toBe(3);
+    expect(await total()).toBe(await liveInDatabase(account.account.id));
+    // Click counts and edits do not change it.
+    await setClickCounts({ [made[2].id]: 5 });
+    expect((await account.call('PATCH', `/links/${made[2].id}`, { title: 'Edited' })).status).toBe(200);
+    expect(await total()).toBe(3);
+  });
+
+  test('with tag_ids: a link carrying two of the tags counts once, a deleted link not at all, another account’s tag nothing', async () => {
+    const account = await createAccount(server, { plan: 'unlimited' });
+    const both = await createLink(account, { tag_names: ['red', 'blue'] });
+    const red = both.tags.find((tag: { name: string }) => tag.name === 'red').id;
+    const blue = both.tags.find((tag: { name: string }) => tag.name === 'blue').id;
+    await createLink(account, { tag_ids: [red] });
+    const gone = await createLink(account, { tag_ids: [blue] });
+    await createLink(account, {});
+    const other = await createAccount(server);
+    const foreign = (await createLink(other, { tag_names: ['red'] })).tags[0].id;
+    expect((await account.call('DELETE', `/links/${gone.id}`)).status).toBe(204);
+    const totalOf = async (ids: string[]) => (await account.call('GET', `/links?tag_ids=${ids.join(',')}`)).body;
+    expect((await totalOf([red, blue])).total).toBe(2);
+    expect((await totalOf([red, blue, foreign])).total).toBe(2);
+    expect((await totalOf([blue])).total).toBe(1);
+    expect((await totalOf([red, red])).total).toBe(2);
+    expect(await totalOf([foreign])).toMatchObject({ links: [], total: 0 });
+  });
+});
+
+describe('pages of a sort with many equal values', () => {
+  test('neither repeat nor skip a link (the id breaks ties), in either direction and for every sort', async () => {
+    const account = await createAccount(server, { plan: 'unlimited' });
+    const created: string[] = [];
+    for (let i = 0; i < 23; i++) {
+      created.push((await createLink(account, { title: i % 2 ? 'Same' : 'same', destination_url: `https://example.com/tie/${i}` })).id);
+    }
+    await setClickCounts(Object.fromEntries(created.map((id, i) => [id, i % 3])));
+    for (const sort of ['click_count', 'title', 'created_at']) {
+      for (const order of ['asc', 'desc']) {
+        const seen = await allPages(account, `sort=${sort}&order=${order}`, 4);
+        expect(seen).toHaveLength(created.length);
+        expect(new Set(seen)).toEqual(new Set(created));
+      }
+    }
+  });
+});
+
+describe('search and sort over tRPC and the typed client', () => {
+  test('links.list with search, sort and order equals GET /links with the same query', async () => {
+    const account = await createAccount(server, { plan: 'unlimited' });
+    const client = createClient({ baseUrl: server.origin, apiKey: account.key });
+    await client.links.create({ title: 'Typed beta', destination_url: 'https://example.com/typed/b' });
+    await client.links.create({ title: 'Typed alpha', destination_url: 'https://example.com/typed/a' });
+    await client.links.create({ title: 'Untyped', destination_url: 'https://example.com/other' });
+
+    const typed = await client.links.list({ search: 'typed/', sort: 'title', order: 'asc' });
+    expect(typed.links.map((link) => link.title)).toEqual(['Typed alpha', 'Typed beta']);
+    expect(typed).toEqual((await account.call('GET', '/links?search=typed%2F&sort=title&order=asc')).body);
+  });
+
+  test('half a surrogate pair in a search over tRPC (JSON can carry it) is a VALIDATION_ERROR naming search', async () => {
+    const account = await createAccount(server);
+    const input = encodeURIComponent(JSON.stringify({ search: 'launch\ud800' }));
+    const response = await fetch(`${server.origin}/trpc/links.list?input=${input}`, {
+      headers: { authorization: `Bearer ${account.key}` },
+    });
+    expect(response.status).toBe(422);
+    expect(JSON.stringify(await response.json())).toContain('"field":"search"');
+  });
+
+  test('a bad sort over tRPC is the same VALIDATION_ERROR naming sort', async () => {
+    const account = await createAccount(server);
+    const response = await fetch(`${server.origin}/trpc/links.list?input=${encodeURIComponent(JSON.stringify({ sort: 'clicks' }))}`, {
+      headers: { authorization: `Bearer ${account.key}` },
+    });
+    const body = await response.json();
+    expect(response.status).toBe(422);
+    expect(JSON.stringify(body)).toContain('"field":"sort"');
+  });
+});
