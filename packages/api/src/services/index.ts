@@ -6,6 +6,7 @@ import { RedirectService } from '../redirects/redirect-service.ts';
 import { DenylistService } from '../reputation/denylist-service.ts';
 import { AccountService } from './account-service.ts';
 import { ApiKeyService } from './api-key-service.ts';
+import { CallerCache } from './caller-cache.ts';
 import { DestinationChecker } from './destinations.ts';
 import { LinkService } from './link-service.ts';
 import { StatsService } from './stats-service.ts';
@@ -13,6 +14,7 @@ import { TagService } from './tag-service.ts';
 
 export type { AccountView, NewAccount } from './account-service.ts';
 export { API_KEY_PREFIX, type ApiKeyView, type Caller } from './api-key-service.ts';
+export { CALLER_CACHE_MS } from './caller-cache.ts';
 
 export interface ServiceOptions {
   orm: Orm;
@@ -24,6 +26,8 @@ export interface ServiceOptions {
    */
   reputation?: UrlReputation | undefined;
   clicks?: ClickRecorderOptions;
+  /** How long a caller may be answered from memory (CALLER_CACHE_MS); tests set it. */
+  callerCacheMs?: number;
 }
 
 /** Every domain service, built once per process. */
@@ -38,14 +42,14 @@ export interface Services {
   denylist: DenylistService;
 }
 
-export function createServices({ orm, shortDomain, reputation, clicks }: ServiceOptions): Services {
+export function createServices({ orm, shortDomain, reputation, clicks, callerCacheMs }: ServiceOptions): Services {
   const origin = shortDomain.replace(/\/+$/, '');
   const denylist = new DenylistService(orm);
   const destinations = new DestinationChecker(hostOf(origin), new ReputationChain(reputation ? [denylist, reputation] : [denylist]));
   const redirects = new RedirectService(orm);
   return {
     accounts: new AccountService(orm),
-    apiKeys: new ApiKeyService(orm),
+    apiKeys: new ApiKeyService(orm, new CallerCache(callerCacheMs === undefined ? {} : { ttlMs: callerCacheMs })),
     links: new LinkService(orm, destinations, origin, (slug) => redirects.cache.invalidate(slug)),
     tags: new TagService(orm),
     stats: new StatsService(orm, origin),
