@@ -7,7 +7,7 @@
  * User-Agent (so every redirect is a counted click), in interleaved rounds (alternating which goes
  * first); medians are reported, and the ratio is the median of the rounds' ratios.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -17,7 +17,9 @@ import { createServices } from '@shortlinks/api/services';
 import { createOrm, type Database, migrate } from '@shortlinks/db';
 import { startEmbeddedPostgres } from '@shortlinks/db/embedded';
 import { sql } from 'kysely';
+import pino from 'pino';
 import { buildServer } from '../src/build-server.ts';
+import { logDestination } from '../src/log-destination.ts';
 import { drive, type LoadResult, median } from './load.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
@@ -51,7 +53,11 @@ const app = await buildServer({
   services,
   databaseUrl: cluster.url,
   baseUrl: 'http://127.0.0.1',
-  logLevel: 'warn',
+  // The level operators run (LOG_LEVEL's default), its lines written to a file as a service's would be.
+  logLevel: process.env.BENCH_LOG_LEVEL ?? 'info',
+  logStream: process.env.BENCH_LOG_SYNC
+    ? pino.destination({ dest: path.join(dataDir, 'server.log'), sync: true })
+    : logDestination(path.join(dataDir, 'server.log')),
   rateLimits: { redirects: Number.MAX_SAFE_INTEGER },
 });
 await app.listen({ port: 0, host: '127.0.0.1' });
@@ -117,6 +123,8 @@ for (const [name, s] of Object.entries(summary)) {
 }
 
 await app.close();
+const logLines = (await readFile(path.join(dataDir, 'server.log'), 'utf8')).split('\n').length - 1;
+console.log(`${logLines} log lines written at level ${app.log.level}`);
 await new Promise((resolve) => bare.close(resolve));
 await orm.close();
 await cluster.stop();

@@ -13,6 +13,7 @@ import {
   connectionOptions,
   DEFAULT_CONNECTION_LIMITS,
 } from './connection-limits.ts';
+import { logDestination } from './log-destination.ts';
 import { authenticationPlugin } from './plugins/authentication.ts';
 import { dashboardPlugin } from './plugins/dashboard.ts';
 import { extensionCorsPlugin } from './plugins/extension-cors.ts';
@@ -70,7 +71,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
         paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'headers.cookie'],
         censor: '[redacted]',
       },
-      stream: logStream,
+      stream: logStream ?? logDestination(),
     },
     trustProxy: trust ?? false,
     bodyLimit: BODY_LIMIT_BYTES,

@@ -88,3 +88,20 @@ describe('readConfig: request timeouts and the connection cap', () => {
     expect(problems).toEqual([expect.stringMatching(problem)]);
   });
 });
+
+describe('readConfig: API rate limits per plan', () => {
+  test('default to the built-in plan limits', () => {
+    expect(readConfig({}).config?.apiRateLimits).toEqual({ starter: 120, trial: 120, team: 600, unlimited: 3000 });
+  });
+
+  test('each plan can be set, 0 meaning no limit; an unset one keeps its default', () => {
+    const { config } = readConfig({ API_RATE_LIMIT_STARTER: '1000', API_RATE_LIMIT_UNLIMITED: '0' });
+    expect(config?.apiRateLimits).toEqual({ starter: 1000, trial: 120, team: 600, unlimited: 0 });
+  });
+
+  test.each(['-1', '1.5', 'lots'])('API_RATE_LIMIT_TEAM=%s is refused with one line naming it', (value) => {
+    const { config, problems } = readConfig({ API_RATE_LIMIT_TEAM: value });
+    expect(config).toBeUndefined();
+    expect(problems).toEqual([expect.stringMatching(/^API_RATE_LIMIT_TEAM: /)]);
+  });
+});

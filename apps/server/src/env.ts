@@ -2,10 +2,20 @@ import path from 'node:path';
 import { DEFAULT_RATE_LIMITS } from '@shortlinks/api/plans';
 import { DEFAULT_CLICK_FLUSH_MS, DEFAULT_RETENTION_DAYS } from '@shortlinks/api/redirects';
 import type { RemoteReputationSettings } from '@shortlinks/api/reputation';
+import type { Plan } from '@shortlinks/contract';
 import { z } from 'zod';
 import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from './connection-limits.ts';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** A plan's API rate limit: requests per minute per key, 0 for none. */
+function apiRateLimit(plan: Plan) {
+  return z.coerce
+    .number()
+    .int('must be a whole number of requests per minute (0: no limit)')
+    .min(0, 'must be a whole number of requests per minute (0: no limit)')
+    .default(DEFAULT_RATE_LIMITS.apiPerPlan[plan]);
+}
 
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -41,6 +51,11 @@ const EnvSchema = z.object({
   REPUTATION_TIMEOUT_MS: z.coerce.number().int().min(50).max(30_000).default(1500),
   REPUTATION_CACHE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
   REPUTATION_FAILURE_POLICY: z.enum(['allow', 'fail-closed']).default('allow'),
+  /** API requests per minute of each key, by its account's plan; 0: no limit (docs/security.md#rate-limits). */
+  API_RATE_LIMIT_STARTER: apiRateLimit('starter'),
+  API_RATE_LIMIT_TRIAL: apiRateLimit('trial'),
+  API_RATE_LIMIT_TEAM: apiRateLimit('team'),
+  API_RATE_LIMIT_UNLIMITED: apiRateLimit('unlimited'),
   /** Redirects each client IP may follow per minute (docs/security.md). */
   REDIRECT_RATE_LIMIT: z.coerce.number().int().min(1).default(DEFAULT_RATE_LIMITS.redirects),
   /** Fastify's trustProxy: `true`, a hop count, or comma-separated proxy addresses; client IPs come from X-Forwarded-For. */
@@ -68,6 +83,8 @@ export interface Config {
   clickRetentionDays: number;
   reputation: RemoteReputationSettings;
   redirectRateLimit: number;
+  /** API requests per minute per key, by plan; 0: no limit. */
+  apiRateLimits: Record<Plan, number>;
   trustProxy: boolean | number | string[] | undefined;
   connectionLimits: Pick<ConnectionLimits, 'requestMs' | 'idleMs' | 'maxConnections'>;
 }
@@ -114,6 +131,12 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): { confi
         policy: value.REPUTATION_FAILURE_POLICY,
       },
       redirectRateLimit: value.REDIRECT_RATE_LIMIT,
+      apiRateLimits: {
+        starter: value.API_RATE_LIMIT_STARTER,
+        trial: value.API_RATE_LIMIT_TRIAL,
+        team: value.API_RATE_LIMIT_TEAM,
+        unlimited: value.API_RATE_LIMIT_UNLIMITED,
+      },
       trustProxy: trustProxy(value.TRUST_PROXY),
       connectionLimits: {
         requestMs: value.REQUEST_TIMEOUT_MS,

@@ -39,7 +39,7 @@ const app = await buildServer({
   baseUrl,
   logLevel: config.logLevel,
   countryHeader: config.clickCountryHeader,
-  rateLimits: { redirects: config.redirectRateLimit },
+  rateLimits: { redirects: config.redirectRateLimit, apiPerPlan: config.apiRateLimits },
   trustProxy: config.trustProxy,
   connectionLimits: config.connectionLimits,
 });

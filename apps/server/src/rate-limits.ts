@@ -1,7 +1,7 @@
 import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit';
 import { AppError } from '@shortlinks/api/errors';
-import type { RateLimitSettings } from '@shortlinks/api/plans';
-import type { FastifyInstance } from 'fastify';
+import { apiRateLimit, type RateLimitSettings } from '@shortlinks/api/plans';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 /** Keys and addresses each limiter keeps counting at most; the least recently seen are forgotten first. */
 export const TRACKED_CLIENTS = 50_000;
@@ -36,13 +36,16 @@ export function rateLimited(after: string, who: string): AppError {
  * same whichever transport it uses. Counters live in this process's memory (docs/security.md).
  */
 export async function registerRateLimits(app: FastifyInstance, settings: RateLimitSettings): Promise<void> {
+  // Requests per window for this request's caller; 0 (an operator's choice) counts nothing.
+  const limitOf = (request: FastifyRequest) => (request.caller ? apiRateLimit(request.caller, settings) : settings.anonymous);
   await app.register(fastifyRateLimit, {
     global: false,
     enableDraftSpec: true,
     timeWindow: settings.windowMs,
     cache: TRACKED_CLIENTS,
     keyGenerator: (request) => (request.caller ? `key:${request.caller.keyId}` : `ip:${clientAddress(request.ip)}`),
-    max: (request) => (request.caller ? settings.apiPerPlan[request.caller.plan] : settings.anonymous),
+    allowList: (request) => limitOf(request) === 0,
+    max: limitOf,
     errorResponseBuilder: (request, context) => rateLimited(context.after, request.caller ? 'for this API key' : 'from this address'),
   });
 }

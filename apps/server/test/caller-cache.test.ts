@@ -72,6 +72,19 @@ describe('two server processes on one database', () => {
     for (const { origin } of servers) expect(await status(origin, secret)).toBe(401);
   });
 
+  test("an account's new rate limit, set in another process, is applied by both servers within 1 s", { timeout: 30_000 }, async () => {
+    const account = await services.accounts.create({ name: 'Limited', plan: 'starter' });
+    const { secret } = await services.apiKeys.create(account.id);
+    // Both servers have found the key under the plan's limit (120 a minute), and used 2 of it.
+    for (const { origin } of servers) for (let i = 0; i < 2; i++) expect(await status(origin, secret)).toBe(200);
+
+    const updating = performance.now();
+    await services.accounts.update(account.id, { api_rate_limit: 4 });
+    // Under the old limit, the few requests sent in a second would all be answered.
+    const delays = await Promise.all(servers.map(({ origin }) => msUntil(async () => (await status(origin, secret)) === 429, updating)));
+    for (const delay of delays) expect(delay).toBeLessThan(1_000);
+  });
+
   test('a key created in another process is accepted at once, and other keys of the account keep working', async () => {
     const account = await services.accounts.create({ name: 'Two keys', plan: 'starter' });
     const first = await services.apiKeys.create(account.id);

@@ -18,7 +18,8 @@ describe('operating the server on the embedded database', () => {
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'shortlinks-operator-'));
     port = await freePort();
-    env = { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: '' };
+    // The team plan's API rate limit set by the operator, as the server and the CLI both read it.
+    env = { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: '', API_RATE_LIMIT_TEAM: '9' };
     base = `http://127.0.0.1:${port}`;
   });
   afterAll(async () => {
@@ -90,6 +91,33 @@ describe('operating the server on the embedded database', () => {
       expect(revoked.code).toBe(0);
       expect((await fetch(`${base}/api/v1/tags`, { headers: { authorization: `Bearer ${secondKey}` } })).status).toBe(401);
       expect((await fetch(`${base}/api/v1/tags`, { headers: { authorization: `Bearer ${api_key}` } })).status).toBe(200);
+
+      // The rate limit: the plan's from API_RATE_LIMIT_TEAM, then the account's own, none, and the plan's again.
+      const tags = () => fetch(`${base}/api/v1/tags`, { headers: { authorization: `Bearer ${api_key}` } });
+      // The limit in force, whether this answer is within it or a 429.
+      const rateLimitOf = async () => (await tags()).headers.get('ratelimit-limit');
+      expect(await rateLimitOf()).toBe('9');
+      const setRateLimit = async (value: string) => {
+        const updated = await runCli(['account', 'update', String(account.id), '--rate-limit', value, '--json'], env);
+        expect(updated.code).toBe(0);
+        return (JSON.parse(updated.stdout) as { account: { api_rate_limit: number | null } }).account.api_rate_limit;
+      };
+      expect(await setRateLimit('2')).toBe(2);
+      await waitFor(async () => (await rateLimitOf()) === '2', 1_000, 'the account rate limit within a second');
+      expect(await setRateLimit('none')).toBe(0);
+      await waitFor(async () => (await rateLimitOf()) === null, 1_000, 'no rate limit within a second');
+      for (let i = 0; i < 12; i++) expect((await tags()).status).toBe(200);
+      expect(await setRateLimit('default')).toBeNull();
+      await waitFor(async () => (await rateLimitOf()) === '9', 1_000, "the plan's rate limit again within a second");
+      const text = await runCli(['account', 'update', String(account.id), '--plan', 'starter', '--link-limit', 'default'], env);
+      expect(text.stdout).toMatch(/plan=starter {2}links=1000 {2}tags=25 {2}api-rate=120\/min \(plan\)/);
+      for (const bad of [['--rate-limit', '-3'], ['--rate-limit', 'fast'], ['--link-limit', 'none'], []]) {
+        const refused = await runCli(['account', 'update', String(account.id), ...bad], env);
+        expect(refused.code).toBe(2);
+        expect(refused.stderr).toMatch(bad[0] ?? 'at least one of');
+      }
+      const missing = await runCli(['account', 'update', 'acc_nothing', '--plan', 'team'], env);
+      expect([missing.code, missing.stderr.trim()]).toEqual([2, 'No account acc_nothing.']);
 
       const listed = await runCli(['account', 'list', '--json'], env);
       expect((JSON.parse(listed.stdout) as { accounts: { name: string }[] }).accounts.map((a) => a.name)).toContain('Acme');

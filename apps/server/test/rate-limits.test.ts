@@ -106,6 +106,41 @@ describe('API rate limits per key', () => {
     expect(rateHeaders((await team.call('GET', '/tags')).headers).limit).toBe(7);
     expect(rateHeaders((await unlimited.call('GET', '/tags')).headers).limit).toBe(50);
   });
+
+  test("an account's own limit, set by the operator, replaces its plan's at the next request; default goes back", async () => {
+    const account = await createAccount(server, { plan: 'team' });
+    expect(rateHeaders((await account.call('GET', '/tags')).headers).limit).toBe(7);
+    await server.services.accounts.update(account.account.id, { api_rate_limit: 2 });
+    expect(rateHeaders((await account.call('GET', '/tags')).headers)).toMatchObject({ limit: 2, remaining: 0 });
+    expectRateLimited(await account.call('GET', '/tags'), 2);
+    await server.services.accounts.update(account.account.id, { api_rate_limit: null });
+    expect(rateHeaders((await account.call('GET', '/tags')).headers)).toMatchObject({ limit: 7 });
+  });
+
+  test('an account whose limit is none (0) is never refused, on REST and tRPC, and is sent no RateLimit headers', async () => {
+    const account = await createAccount(server, { plan: 'starter', api_rate_limit: 0 });
+    for (let i = 0; i < 10; i++) {
+      const answer = await account.call('GET', '/tags');
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('ratelimit-limit')).toBeNull();
+    }
+    expect((await trpc(account.key, 'tags.list')).status).toBe(200);
+  });
+});
+
+describe('API rate limits the operator sets per plan (API_RATE_LIMIT_<PLAN>)', () => {
+  test('a plan whose limit is 0 has none; the other plans keep theirs', async () => {
+    const open = await startTestServer({ rateLimits: { ...LIMITS, apiPerPlan: { ...LIMITS.apiPerPlan, team: 0 } } });
+    try {
+      const team = await createAccount(open, { plan: 'team' });
+      for (let i = 0; i < 10; i++) expect((await team.call('GET', '/tags')).status).toBe(200);
+      const starter = await createAccount(open, { plan: 'starter' });
+      for (let i = 0; i < 4; i++) expect((await starter.call('GET', '/tags')).status).toBe(200);
+      expectRateLimited(await starter.call('GET', '/tags'), 4);
+    } finally {
+      await open.close();
+    }
+  });
 });
 
 test('the OpenAPI document declares the RateLimit headers on every response, and Retry-After on 429', async () => {

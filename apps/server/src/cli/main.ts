@@ -8,7 +8,9 @@ import { readConfig } from '../env.ts';
 
 const USAGE = `Usage: pnpm shortlinks <command>
 
-  account create --name NAME --plan ${PLANS.join('|')} [--link-limit N] [--tag-limit N] [--json]
+  account create --name NAME --plan ${PLANS.join('|')} [--link-limit N] [--tag-limit N] [--rate-limit N|none] [--json]
+  account update ACCOUNT_ID [--name NAME] [--plan ${PLANS.join('|')}] [--link-limit N|default] [--tag-limit N|default]
+                 [--rate-limit N|default|none] [--json]
   account list [--json]
   key create --account ACCOUNT_ID [--json]
   key list --account ACCOUNT_ID [--json]
@@ -17,25 +19,38 @@ const USAGE = `Usage: pnpm shortlinks <command>
   denylist remove DOMAIN|URL_PREFIX [--json]
   denylist list [--json]
 
+--rate-limit: API requests per minute for each of the account's keys; \`default\` follows the plan
+(API_RATE_LIMIT_<PLAN>), \`none\` removes the limit. Running servers apply changes within a second.
+
 Uses DATABASE_URL, or the embedded PostgreSQL under DATA_DIR (shared with a running server).`;
 
 class UsageError extends Error {}
 
+/** The command line as parseArgs reads it; what it cannot read (an unknown flag, a missing value) is a usage error. */
+function readArguments(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        name: { type: 'string' },
+        plan: { type: 'string' },
+        'link-limit': { type: 'string' },
+        'tag-limit': { type: 'string' },
+        'rate-limit': { type: 'string' },
+        account: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}\n\n${USAGE}`);
+  }
+}
+
 /** The operator CLI: accounts and API keys (the spec leaves issuing credentials to us: docs/accounts.md). */
 async function main(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      name: { type: 'string' },
-      plan: { type: 'string' },
-      'link-limit': { type: 'string' },
-      'tag-limit': { type: 'string' },
-      account: { type: 'string' },
-      json: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
+  const { values, positionals } = readArguments(argv);
   const [noun, verb, ...rest] = positionals;
   if (values.help || !noun) {
     console.log(USAGE);
@@ -48,16 +63,31 @@ async function main(argv: string[]): Promise<number> {
   const database = await openDatabase(config);
   try {
     const services = createServices({ orm: database.orm, shortDomain: config.shortDomain });
-    return await run(services, `${noun} ${verb ?? ''}`.trim(), rest, values);
+    return await run(services, `${noun} ${verb ?? ''}`.trim(), rest, values, config.apiRateLimits);
   } finally {
     await database.close();
   }
 }
 
-type Flags = { name?: string; plan?: string; 'link-limit'?: string; 'tag-limit'?: string; account?: string; json: boolean };
+type Flags = {
+  name?: string;
+  plan?: string;
+  'link-limit'?: string;
+  'tag-limit'?: string;
+  'rate-limit'?: string;
+  account?: string;
+  json: boolean;
+};
 
-async function run(services: Services, command: string, rest: string[], flags: Flags): Promise<number> {
+async function run(
+  services: Services,
+  command: string,
+  rest: string[],
+  flags: Flags,
+  planRateLimits: Record<Plan, number>,
+): Promise<number> {
   const print = (json: unknown, text: string) => console.log(flags.json ? JSON.stringify(json, null, 2) : text);
+  const describe = (account: AccountView) => describeAccount(account, planRateLimits);
   switch (command) {
     case 'account create': {
       if (!flags.name) throw new UsageError('account create needs --name');
@@ -67,9 +97,29 @@ async function run(services: Services, command: string, rest: string[], flags: F
         plan: flags.plan as Plan,
         link_limit: wholeNumber(flags['link-limit'], '--link-limit'),
         tag_limit: wholeNumber(flags['tag-limit'], '--tag-limit'),
+        api_rate_limit: limitSetting(flags['rate-limit'], '--rate-limit', ['none']) ?? undefined,
       });
       const { secret } = await services.apiKeys.create(account.id);
       print({ account, api_key: secret }, `${describe(account)}\n\nAPI key (shown only once): ${secret}`);
+      return 0;
+    }
+    case 'account update': {
+      const id = rest[0];
+      if (!id) throw new UsageError('account update needs ACCOUNT_ID');
+      if (flags.plan !== undefined && !PLANS.includes(flags.plan as Plan)) throw new UsageError(`--plan must be one of ${PLANS.join('|')}`);
+      const changes = {
+        name: flags.name,
+        plan: flags.plan as Plan | undefined,
+        link_limit: limitSetting(flags['link-limit'], '--link-limit', ['default']),
+        tag_limit: limitSetting(flags['tag-limit'], '--tag-limit', ['default']),
+        api_rate_limit: limitSetting(flags['rate-limit'], '--rate-limit', ['default', 'none']),
+      };
+      if (Object.values(changes).every((value) => value === undefined)) {
+        throw new UsageError('account update needs at least one of --name, --plan, --link-limit, --tag-limit, --rate-limit');
+      }
+      const account = await services.accounts.update(id, changes);
+      if (!account) throw new UsageError(`No account ${id}.`);
+      print({ account }, describe(account));
       return 0;
     }
     case 'account list': {
@@ -146,9 +196,23 @@ function wholeNumber(value: string | undefined, flag: string): number | undefine
   return Number(value);
 }
 
-function describe(account: AccountView): string {
+/**
+ * A limit flag: a whole number, or one of the words it takes. `default` (back to the plan's) is
+ * null; `none` (no rate limit) is 0, as in API_RATE_LIMIT_<PLAN>.
+ */
+function limitSetting(value: string | undefined, flag: string, words: ('default' | 'none')[]): number | null | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'default' && words.includes('default')) return null;
+  if (value === 'none' && words.includes('none')) return 0;
+  if (!/^\d+$/.test(value)) throw new UsageError(`${flag} must be a whole number${words.map((word) => ` or ${word}`).join('')}`);
+  return Number(value);
+}
+
+function describeAccount(account: AccountView, planRateLimits: Record<Plan, number>): string {
   const limit = (value: number | null) => (value === null ? 'unlimited' : String(value));
-  return `${account.id}  ${account.name}  plan=${account.plan}  links=${limit(account.link_limit)}  tags=${limit(account.tag_limit)}`;
+  const rate = account.api_rate_limit ?? planRateLimits[account.plan];
+  const rateText = `${rate === 0 ? 'none' : `${rate}/min`}${account.api_rate_limit === null ? ' (plan)' : ''}`;
+  return `${account.id}  ${account.name}  plan=${account.plan}  links=${limit(account.link_limit)}  tags=${limit(account.tag_limit)}  api-rate=${rateText}`;
 }
 
 try {

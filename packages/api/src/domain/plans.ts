@@ -31,7 +31,9 @@ export function effectiveLimits(account: {
 
 /**
  * API requests per minute for each API key, by its account's plan (ours: the spec shows no rate
- * limits; docs/security.md). Redirects are limited per visitor IP instead.
+ * limits; docs/security.md), unless the operator sets others (API_RATE_LIMIT_<PLAN>, or one
+ * account's with `pnpm shortlinks account update --rate-limit`). Redirects are limited per visitor
+ * IP instead.
  */
 export const API_RATE_LIMITS: Record<Plan, number> = {
   starter: 120,
@@ -45,7 +47,7 @@ export const ANONYMOUS_RATE_LIMIT = 60;
 
 /** Rate limits of one server process (docs/security.md); every number is requests per window. */
 export interface RateLimitSettings {
-  /** Per API key, by the account's plan. */
+  /** Per API key, by the account's plan; 0: no limit. */
   apiPerPlan: Record<Plan, number>;
   /** Per client IP, for API requests without a valid key. */
   anonymous: number;
@@ -60,3 +62,8 @@ export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
   redirects: 1_200,
   windowMs: 60_000,
 };
+
+/** The requests per window of one API key: its account's own limit where the operator set one, else its plan's; 0: no limit. */
+export function apiRateLimit(caller: { plan: Plan; rateLimit: number | null }, settings: Pick<RateLimitSettings, 'apiPerPlan'>): number {
+  return caller.rateLimit ?? settings.apiPerPlan[caller.plan];
+}

@@ -21,8 +21,10 @@ export interface ApiKeyView {
 export interface Caller {
   accountId: string;
   keyId: string;
-  /** The account's plan, which sets the key's rate limit. */
+  /** The account's plan, which sets the key's rate limit unless the operator set the account's own. */
   plan: Plan;
+  /** The account's own API rate limit (requests per minute per key; 0: none), or null to follow the plan. */
+  rateLimit: number | null;
 }
 
 /** Characters of the secret stored in clear (`slk_` + 8): enough to find the key, far too few to guess the rest. */
@@ -111,13 +113,13 @@ export class ApiKeyService {
     const candidates = await reader(this.#orm)
       .selectFrom('api_key')
       .innerJoin('account', 'account.id', 'api_key.account_id')
-      .select(['api_key.id', 'api_key.account_id', 'api_key.secret_hash', 'account.plan'])
+      .select(['api_key.id', 'api_key.account_id', 'api_key.secret_hash', 'account.plan', 'account.api_rate_limit'])
       .where('api_key.prefix', '=', secret.slice(0, STORED_PREFIX_CHARS))
       .where('api_key.revoked_at', 'is', null)
       .execute();
     const row = candidates.find((candidate) => hashMatches(sentHash, candidate.secret_hash));
     if (!row) return undefined;
-    const caller: Caller = { accountId: row.account_id, keyId: row.id, plan: row.plan as Plan };
+    const caller: Caller = { accountId: row.account_id, keyId: row.id, plan: row.plan as Plan, rateLimit: row.api_rate_limit };
     this.callers.set(sentHash, caller, snapshot);
     return caller;
   }

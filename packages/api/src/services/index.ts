@@ -47,9 +47,10 @@ export function createServices({ orm, shortDomain, reputation, clicks, callerCac
   const denylist = new DenylistService(orm);
   const destinations = new DestinationChecker(hostOf(origin), new ReputationChain(reputation ? [denylist, reputation] : [denylist]));
   const redirects = new RedirectService(orm);
+  const apiKeys = new ApiKeyService(orm, new CallerCache(callerCacheMs === undefined ? {} : { ttlMs: callerCacheMs }));
   return {
-    accounts: new AccountService(orm),
-    apiKeys: new ApiKeyService(orm, new CallerCache(callerCacheMs === undefined ? {} : { ttlMs: callerCacheMs })),
+    accounts: new AccountService(orm, () => apiKeys.callers.clear()),
+    apiKeys,
     links: new LinkService(orm, destinations, origin, (slug) => redirects.cache.invalidate(slug)),
     tags: new TagService(orm),
     stats: new StatsService(orm, origin),

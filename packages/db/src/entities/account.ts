@@ -12,6 +12,8 @@ export const Account = defineEntity({
     link_limit_override: p.integer().nullable().check('link_limit_override >= 0'),
     /** Overrides the plan's tag limit when set. */
     tag_limit_override: p.integer().nullable().check('tag_limit_override >= 0'),
+    /** The API requests per minute of each of the account's keys, when the operator set it: 0 means no limit. */
+    api_rate_limit: p.integer().nullable().check('api_rate_limit >= 0'),
     /** How many colours have been assigned in rotation so far (POST /tags without a colour). */
     color_cursor: p.integer().default(0),
     created_at: p.datetime().defaultRaw('now()'),

@@ -7,6 +7,7 @@ import { Migration20261122100100_api_key_prefix } from './Migration2026112210010
 import { Migration20261122110000_click_statistics } from './Migration20261122110000_click_statistics.ts';
 import { Migration20261124120000_denylist_prefix_authority } from './Migration20261124120000_denylist_prefix_authority.ts';
 import { Migration20261124130000_tag_links_fingerprint } from './Migration20261124130000_tag_links_fingerprint.ts';
+import { Migration20261125100000_account_api_rate_limit } from './Migration20261125100000_account_api_rate_limit.ts';
 
 /** Every migration in order. Listed explicitly so no file-system discovery is needed at run time. */
 export const migrationsList: MigrationObject[] = [
@@ -18,4 +19,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122110000_click_statistics', class: Migration20261122110000_click_statistics },
   { name: 'Migration20261124120000_denylist_prefix_authority', class: Migration20261124120000_denylist_prefix_authority },
   { name: 'Migration20261124130000_tag_links_fingerprint', class: Migration20261124130000_tag_links_fingerprint },
+  { name: 'Migration20261125100000_account_api_rate_limit', class: Migration20261125100000_account_api_rate_limit },
 ];
