@@ -4,7 +4,7 @@ import { applyExpiry, type ExpiryChange, NO_EXPIRY } from '../domain/expiry.ts';
 import { newId, randomSlug } from '../domain/ids.ts';
 import { effectiveLimits } from '../domain/plans.ts';
 import { AppError } from '../errors.ts';
-import { type AccountRow, type Db, inTransaction, lockAccount, readAccount, reader, storable } from './database.ts';
+import { type AccountRow, type Db, inTransaction, lockAccount, plainReader, readAccount, reader, storable } from './database.ts';
 import type { DestinationChecker } from './destinations.ts';
 import {
   findLiveLink,
@@ -94,7 +94,7 @@ export class LinkService {
   }
 
   async get(accountId: string, ref: string): Promise<Link> {
-    const db = reader(this.#orm);
+    const db = plainReader(this.#orm);
     const row = await findLiveLinkWithTags(db, accountId, ref);
     if (!row) throw new AppError('LINK_NOT_FOUND');
     return toLink(row, sortedTags(row.tags), this.#shortDomain);
