@@ -1,7 +1,7 @@
 /**
  * `pnpm bench:api`: the API against what the same work costs written by hand. In one run, on the
  * embedded PostgreSQL, with the server as `npm start` builds it (its defaults: pool of 10, caches
- * on) except the rate limit, set out of reach:
+ * on, log level info) except the rate limit, set out of reach:
  *   - memory:          a Fastify route answering a link from memory (no database)
  *   - handwritten-*:   Fastify + `pg` with prepared statements, the same JSON (bench/handwritten.ts):
  *                      the key by its prefix and SHA-256, then the link(s); for create, the same
@@ -20,6 +20,7 @@ import { createOrm, migrate } from '@shortlinks/db';
 import { startEmbeddedPostgres } from '@shortlinks/db/embedded';
 import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../src/build-server.ts';
+import { logDestination } from '../src/log-destination.ts';
 import { handwrittenServer, memoryServer } from './handwritten.ts';
 import { drive, type LoadResult, median, type RequestBody } from './load.ts';
 
@@ -63,7 +64,10 @@ const app = await buildServer({
   services,
   databaseUrl: cluster.url,
   baseUrl: 'http://127.0.0.1',
-  logLevel: 'warn',
+  // The level operators run (LOG_LEVEL's default), one line a request, written to a file as a
+  // service's would be. The baselines log nothing.
+  logLevel: process.env.BENCH_LOG_LEVEL ?? 'info',
+  logStream: logDestination(path.join(dataDir, 'server.log')),
   rateLimits: {
     apiPerPlan: { starter: unreachable, trial: unreachable, team: unreachable, unlimited: unreachable },
     anonymous: unreachable,
