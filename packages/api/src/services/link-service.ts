@@ -4,7 +4,7 @@ import { applyExpiry, type ExpiryChange, NO_EXPIRY } from '../domain/expiry.ts';
 import { newId, randomSlug } from '../domain/ids.ts';
 import { effectiveLimits } from '../domain/plans.ts';
 import { AppError } from '../errors.ts';
-import { type AccountRow, type Db, inTransaction, lockAccount, plainReader, readAccount, reader, storable } from './database.ts';
+import { type AccountRow, type Db, inTransaction, lockAccount, plainReader, readAccount, storable } from './database.ts';
 import type { DestinationChecker } from './destinations.ts';
 import {
   findLiveLink,
