@@ -8,7 +8,15 @@ import type pg from 'pg';
 const MAX_NAMED_STATEMENTS = 2000;
 
 /**
- * Turns every parameterised query of the pool's connections into a named prepared statement.
+ * A star other than `count(*)`: `select *`, `returning *`. Such a statement's columns are fixed when
+ * it is prepared; a column added by a newer version's migration while this process runs would make
+ * PostgreSQL refuse it ("cached plan must not change result type") on every connection that had
+ * prepared it. Statements naming their columns are not affected, so only those are prepared.
+ */
+const ALL_COLUMNS = /(^|[^(])\*/;
+
+/**
+ * Turns the parameterised queries of the pool's connections into named prepared statements.
  *
  * PostgreSQL then parses and plans a statement once per connection instead of on every call:
  * measured directly, the API key lookup went from 4,200 to 11,000 queries/s and the link with its
@@ -18,11 +26,12 @@ const MAX_NAMED_STATEMENTS = 2000;
  * protocol: a named statement cannot hold several commands.
  */
 export function namePreparedStatements(pool: pg.Pool): void {
-  const names = new Map<string, string>();
-  const nameOf = (text: string): string | undefined => {
+  const names = new Map<string, string | null>();
+  const nameOf = (text: string): string | null => {
     let name = names.get(text);
-    if (name === undefined && names.size < MAX_NAMED_STATEMENTS) {
-      name = `shortlinks_${names.size + 1}`;
+    if (name === undefined) {
+      if (names.size >= MAX_NAMED_STATEMENTS) return null;
+      name = ALL_COLUMNS.test(text) ? null : `shortlinks_${names.size + 1}`;
       names.set(text, name);
     }
     return name;
@@ -30,9 +39,10 @@ export function namePreparedStatements(pool: pg.Pool): void {
   pool.on('connect', (client) => {
     const query = client.query.bind(client) as (...args: unknown[]) => unknown;
     const named = (config: unknown, values?: unknown, callback?: unknown): unknown => {
-      if (typeof config === 'string' && Array.isArray(values) && values.length > 0 && typeof callback !== 'function') {
+      if (typeof config === 'string' && Array.isArray(values) && values.length > 0) {
         const name = nameOf(config);
-        if (name !== undefined) return query({ name, text: config, values });
+        if (name !== null)
+          return typeof callback === 'function' ? query({ name, text: config, values }, callback) : query({ name, text: config, values });
       }
       return query(config, values, callback);
     };
