@@ -1,6 +1,6 @@
 import type { Link, TagColor, TagSummary } from '@shortlinks/contract';
 import type { Database } from '@shortlinks/db';
-import { type ExpressionBuilder, sql } from 'kysely';
+import { type CompiledQuery, type ExpressionBuilder, sql } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import { type Db, storable } from './database.ts';
 import { byName } from './tag-resolution.ts';
@@ -92,18 +92,42 @@ export function sortedTags(tags: readonly { id: string; name: string; color: str
   return tags.map((tag) => ({ id: tag.id, name: tag.name, color: tag.color as TagColor })).sort(byName);
 }
 
+/** Stand-ins compiled into a query once, replaced by the request's values on every call. */
+const ACCOUNT = '\u0000account';
+const REF = '\u0000ref';
+
+/** The GET query of each builder and way of naming a link, compiled once: building it cost a tenth of a GET. */
+const compiledReads = new WeakMap<Db, Record<'id' | 'external', CompiledQuery<LinkWithTags>>>();
+
+type LinkWithTags = LinkRecord & { tags: { id: string; name: string; color: string }[] };
+
+function compiledRead(db: Db) {
+  let compiled = compiledReads.get(db);
+  if (compiled === undefined) {
+    const live = db
+      .selectFrom('link')
+      .select(LINK_READ_COLUMNS)
+      .select(tagsColumn)
+      .where('link.account_id', '=', ACCOUNT)
+      .where('link.deleted_at', 'is', null);
+    compiled = {
+      id: live.where('link.id', '=', REF).compile() as CompiledQuery<LinkWithTags>,
+      external: live.where('link.external_id', '=', REF).compile() as CompiledQuery<LinkWithTags>,
+    };
+    compiledReads.set(db, compiled);
+  }
+  return compiled;
+}
+
 /** The live link of the account that `ref` names, with its tags; `db` a {@link plainReader}. */
-export async function findLiveLinkWithTags(db: Db, accountId: string, ref: string) {
+export async function findLiveLinkWithTags(db: Db, accountId: string, ref: string): Promise<LinkWithTags | undefined> {
   if (!storable(ref)) return undefined;
-  const live = db
-    .selectFrom('link')
-    .select(LINK_READ_COLUMNS)
-    .select(tagsColumn)
-    .where('link.account_id', '=', accountId)
-    .where('link.deleted_at', 'is', null);
-  if (ref.startsWith('lnk_')) return live.where('link.id', '=', ref).executeTakeFirst();
-  if (ref.startsWith('ext_')) return live.where('link.external_id', '=', ref.slice('ext_'.length)).executeTakeFirst();
-  return undefined;
+  const compiled = ref.startsWith('lnk_') ? compiledRead(db).id : ref.startsWith('ext_') ? compiledRead(db).external : undefined;
+  if (!compiled) return undefined;
+  const value = ref.startsWith('ext_') ? ref.slice('ext_'.length) : ref;
+  const parameters = compiled.parameters.map((parameter) => (parameter === ACCOUNT ? accountId : parameter === REF ? value : parameter));
+  const result = await db.executeQuery<LinkWithTags>({ ...compiled, parameters });
+  return result.rows[0];
 }
 
 /**
