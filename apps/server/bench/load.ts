@@ -17,11 +17,24 @@ export interface LoadResult {
   serverBusy?: number;
 }
 
+/** A request other than a GET: every request of the run sends this method and body. */
+export interface RequestBody {
+  method: 'POST';
+  body: string;
+}
+
 /**
  * Drives one server with autocannon (load generated in a worker thread, off the servers' event
- * loop). `paths`, when given, are requested in turn by every connection.
+ * loop). `paths`, when given, are requested in turn by every connection; `send`, when given, is the
+ * method and body of every request.
  */
-export async function drive(url: string, headers: Record<string, string>, seconds: number, paths?: string[]): Promise<LoadResult> {
+export async function drive(
+  url: string,
+  headers: Record<string, string>,
+  seconds: number,
+  paths?: string[],
+  send?: RequestBody,
+): Promise<LoadResult> {
   const before = performance.eventLoopUtilization();
   const result = await autocannon({
     url,
@@ -30,6 +43,7 @@ export async function drive(url: string, headers: Record<string, string>, second
     duration: seconds,
     workers: 1,
     ...(paths ? { requests: paths.map((path) => ({ method: 'GET' as const, path })) } : {}),
+    ...(send ? { method: send.method, body: send.body } : {}),
   });
   const busy = performance.eventLoopUtilization(before);
   return {

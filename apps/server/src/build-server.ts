@@ -3,7 +3,7 @@ import { AppError } from '@shortlinks/api/errors';
 import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from '@shortlinks/api/plans';
 import { VisitLimiter } from '@shortlinks/api/redirects';
 import type { Services } from '@shortlinks/api/services';
-import { LinkChangeListener, type Orm } from '@shortlinks/db';
+import { ChangeListener, type Orm } from '@shortlinks/db';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import { BODY_LIMIT_BYTES } from './body-limits.ts';
 import { answerClientError } from './client-errors.ts';
@@ -97,11 +97,17 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   // Outside the API scope, so a redirect runs no CORS hook.
   await app.register(redirectPlugin, { services, countryHeader, visits });
 
-  // The redirect cache is trusted only while link change announcements arrive; buffered clicks
-  // are written on a timer and, on close (after the last request), once more.
-  const listener = new LinkChangeListener(databaseUrl, {
-    changed: (slug) => services.redirects.cache.invalidate(slug),
-    reset: (connected) => services.redirects.cache.reset(connected),
+  // The redirect cache is trusted only while link change announcements arrive; cached callers are
+  // forgotten on every announced revocation or account change, and whenever announcements may
+  // have been missed (their age bounds the rest: docs/security.md). Buffered clicks are written on
+  // a timer and, on close (after the last request), once more.
+  const listener = new ChangeListener(databaseUrl, {
+    linkChanged: (slug) => services.redirects.cache.invalidate(slug),
+    callerChanged: () => services.apiKeys.callers.clear(),
+    reset: (connected) => {
+      services.redirects.cache.reset(connected);
+      services.apiKeys.callers.clear();
+    },
     log: (message) => app.log.warn(message),
   });
   app.addHook('onReady', async () => {

@@ -2,6 +2,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { entities } from './entities/index.ts';
 import { migrationsList } from './migrations/index.ts';
+import { namePreparedStatements } from './prepared-statements.ts';
 
 export type Orm = MikroORM;
 
@@ -27,6 +28,7 @@ export async function createOrm({ databaseUrl, poolSize = 10, debug = false }: O
       silent: true,
     },
     pool: { min: 0, max: poolSize },
+    driverOptions: { onPoolCreated: namePreparedStatements },
     debug,
     // Request handlers always work in an explicit fork or transaction.
     allowGlobalContext: false,

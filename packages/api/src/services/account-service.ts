@@ -1,5 +1,5 @@
 import { PLANS, type Plan } from '@shortlinks/contract';
-import type { Orm } from '@shortlinks/db';
+import { announceCallerChange, type Orm } from '@shortlinks/db';
 import { newId } from '../domain/ids.ts';
 import { effectiveLimits } from '../domain/plans.ts';
 import { validationError } from '../errors.ts';
@@ -43,9 +43,12 @@ export interface NewAccount {
 /** Accounts, managed by the operator (the spec leaves issuing open: docs/accounts.md). */
 export class AccountService {
   readonly #orm: Orm;
+  readonly #changed: (accountId: string) => void;
 
-  constructor(orm: Orm) {
+  /** `changed` hears, after commit, of every account whose callers (plan, rate limit) changed. */
+  constructor(orm: Orm, changed: (accountId: string) => void = () => {}) {
     this.#orm = orm;
+    this.#changed = changed;
   }
 
   async create(request: NewAccount): Promise<AccountView> {
@@ -74,7 +77,7 @@ export class AccountService {
     const name = changes.name === undefined ? undefined : checkedName(changes.name);
     if (changes.plan !== undefined) checkPlan(changes.plan);
     checkLimits(changes);
-    return inTransaction(this.#orm, async (db) => {
+    const updated = await inTransaction(this.#orm, async (db) => {
       const row = await db
         .updateTable('account')
         .set({
@@ -87,8 +90,12 @@ export class AccountService {
         .where('id', '=', id)
         .returningAll()
         .executeTakeFirst();
+      // Every process's cached callers carry the plan and rate limit: announced on commit.
+      if (row) await announceCallerChange(db, row.id);
       return row ? toView(row) : undefined;
     });
+    if (updated) this.#changed(id);
+    return updated;
   }
 
   async list(): Promise<AccountView[]> {

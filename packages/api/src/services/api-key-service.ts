@@ -1,8 +1,9 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Plan } from '@shortlinks/contract';
-import type { Orm } from '@shortlinks/db';
+import { announceCallerChange, type Orm } from '@shortlinks/db';
 import { newId } from '../domain/ids.ts';
 import { AppError } from '../errors.ts';
+import { CallerCache } from './caller-cache.ts';
 import { inTransaction, reader, storable } from './database.ts';
 
 /** Recognisable prefix of every secret, so leaked keys can be found by secret scanners. */
@@ -33,10 +34,10 @@ function hashSecret(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
 }
 
-/** Whether a secret is the one a stored hash was made of, taking the same time whatever the answer. */
-function secretMatches(secret: string, storedHash: string): boolean {
+/** Whether a sent secret's hash is a stored one, taking the same time whatever the answer. */
+function hashMatches(sentHash: string, storedHash: string): boolean {
   const stored = Buffer.from(storedHash, 'hex');
-  const sent = createHash('sha256').update(secret).digest();
+  const sent = Buffer.from(sentHash, 'hex');
   return stored.length === sent.length && timingSafeEqual(stored, sent);
 }
 
@@ -46,10 +47,13 @@ function secretMatches(secret: string, storedHash: string): boolean {
  * constant time, so response times say nothing about the secret part.
  */
 export class ApiKeyService {
+  /** Callers recently found, so most requests cost no key lookup (docs/security.md: within 1 s). */
+  readonly callers: CallerCache;
   readonly #orm: Orm;
 
-  constructor(orm: Orm) {
+  constructor(orm: Orm, callers = new CallerCache()) {
     this.#orm = orm;
+    this.callers = callers;
   }
 
   async create(accountId: string): Promise<{ key: ApiKeyView; secret: string }> {
@@ -66,12 +70,24 @@ export class ApiKeyService {
     });
   }
 
-  /** Revokes a key; false when there is no such live key. */
+  /**
+   * Revokes a key; false when there is no such live key. Every process forgets its cached callers
+   * when the revocation commits (announced), this one at once.
+   */
   async revoke(keyId: string): Promise<boolean> {
-    const result = await inTransaction(this.#orm, (db) =>
-      db.updateTable('api_key').set({ revoked_at: new Date() }).where('id', '=', keyId).where('revoked_at', 'is', null).executeTakeFirst(),
-    );
-    return result.numUpdatedRows > 0n;
+    const revoked = await inTransaction(this.#orm, async (db) => {
+      const row = await db
+        .updateTable('api_key')
+        .set({ revoked_at: new Date() })
+        .where('id', '=', keyId)
+        .where('revoked_at', 'is', null)
+        .returning('account_id')
+        .executeTakeFirst();
+      if (row) await announceCallerChange(db, row.account_id);
+      return row !== undefined;
+    });
+    if (revoked) this.callers.clear();
+    return revoked;
   }
 
   async list(accountId: string): Promise<ApiKeyView[]> {
@@ -84,9 +100,16 @@ export class ApiKeyService {
     return rows.map(toView);
   }
 
-  /** The caller a bearer secret identifies, or undefined for a missing, unknown or revoked key. */
+  /**
+   * The caller a bearer secret identifies, or undefined for a missing, unknown or revoked key.
+   * A key found live is answered from memory for at most {@link CallerCache}'s bound.
+   */
   async authenticate(secret: string | undefined): Promise<Caller | undefined> {
     if (!secret?.startsWith(API_KEY_PREFIX) || secret.length > 200 || !storable(secret)) return undefined;
+    const sentHash = hashSecret(secret);
+    const cached = this.callers.get(sentHash);
+    if (cached) return cached;
+    const snapshot = this.callers.snapshot();
     const candidates = await reader(this.#orm)
       .selectFrom('api_key')
       .innerJoin('account', 'account.id', 'api_key.account_id')
@@ -94,8 +117,11 @@ export class ApiKeyService {
       .where('api_key.prefix', '=', secret.slice(0, STORED_PREFIX_CHARS))
       .where('api_key.revoked_at', 'is', null)
       .execute();
-    const row = candidates.find((candidate) => secretMatches(secret, candidate.secret_hash));
-    return row ? { accountId: row.account_id, keyId: row.id, plan: row.plan as Plan, rateLimit: row.api_rate_limit } : undefined;
+    const row = candidates.find((candidate) => hashMatches(sentHash, candidate.secret_hash));
+    if (!row) return undefined;
+    const caller: Caller = { accountId: row.account_id, keyId: row.id, plan: row.plan as Plan, rateLimit: row.api_rate_limit };
+    this.callers.set(sentHash, caller, snapshot);
+    return caller;
   }
 }
 

@@ -27,18 +27,14 @@ export const storable = (text: string): boolean => !text.includes('\u0000') && !
 /**
  * Runs `work` in one transaction: on any error nothing it wrote is kept.
  *
- * The transaction is the connection's, bound to a fork by hand, rather than `em.transactional()`
- * or `em.commit()`: both run code inside an AsyncLocalStorage, and on Node 22 the first such run
+ * A Kysely transaction on the process's one query builder, rather than `em.transactional()` or
+ * `em.commit()`: both run code inside an AsyncLocalStorage, and on Node 22 the first such run
  * switches on async hooks for every promise of the process, for good. That cost each redirect
  * about a tenth of its CPU (docs/performance.md).
  */
 export async function inTransaction<T>(orm: Orm, work: (db: Db) => Promise<T>): Promise<T> {
-  const em = orm.em.fork();
   try {
-    return await em.getConnection('write').transactional(async (transaction) => {
-      em.setTransactionContext(transaction);
-      return work(em.getKysely<Database>(KYSELY_OPTIONS));
-    });
+    return await reader(orm).transaction().execute(work);
   } catch (error) {
     throw asConflict(error);
   }
@@ -51,9 +47,37 @@ function asConflict(error: unknown): unknown {
   return conflict ? new AppError(conflict.code, conflict.message, conflict.field) : error;
 }
 
-/** A connection for reads that need no transaction. */
+/** The query builder of each ORM, made once: a fork of the entity manager per call cost a tenth of a read. */
+const builders = new WeakMap<Orm, Db>();
+
+/**
+ * The query builder for reads that need no transaction, on the ORM's pool. Queries go to the pool
+ * directly: nothing here uses the entity manager's identity map or unit of work, so no fork is made.
+ */
 export function reader(orm: Orm): Db {
-  return orm.em.fork().getKysely<Database>(KYSELY_OPTIONS);
+  let db = builders.get(orm);
+  if (db === undefined) {
+    db = orm.em.getKysely<Database>(KYSELY_OPTIONS);
+    builders.set(orm, db);
+  }
+  return db;
+}
+
+/** The plain query builder of each ORM (see {@link plainReader}). */
+const plainBuilders = new WeakMap<Orm, Db>();
+
+/**
+ * The query builder without the ORM's value conversion, for the hottest reads: their rows come as
+ * `pg` gives them (timestamps as text, so such reads select them as Unix ms), at a fraction of the
+ * cost of converting every row by the entities' metadata (docs/performance.md).
+ */
+export function plainReader(orm: Orm): Db {
+  let db = plainBuilders.get(orm);
+  if (db === undefined) {
+    db = orm.em.getConnection().getClient<Database>();
+    plainBuilders.set(orm, db);
+  }
+  return db;
 }
 
 /** The account row, locked until the transaction ends: serialises everything that counts toward a limit. */

@@ -6,6 +6,7 @@ import { RedirectService } from '../redirects/redirect-service.ts';
 import { DenylistService } from '../reputation/denylist-service.ts';
 import { AccountService } from './account-service.ts';
 import { ApiKeyService } from './api-key-service.ts';
+import { CallerCache } from './caller-cache.ts';
 import { DestinationChecker } from './destinations.ts';
 import { LinkBulkService } from './link-bulk-service.ts';
 import { LinkExportService } from './link-export.ts';
@@ -17,6 +18,7 @@ import { TagService } from './tag-service.ts';
 export { IMPORT_FORMATS, type ImportedLink, type ImportFormat, type ImportRow, type RowProblem } from '../imports/import-row.ts';
 export type { AccountView, NewAccount } from './account-service.ts';
 export { API_KEY_PREFIX, type ApiKeyView, type Caller } from './api-key-service.ts';
+export { CALLER_CACHE_MS } from './caller-cache.ts';
 export {
   CONFLICT_MODES,
   type ConflictMode,
@@ -36,6 +38,8 @@ export interface ServiceOptions {
    */
   reputation?: UrlReputation | undefined;
   clicks?: ClickRecorderOptions;
+  /** How long a caller may be answered from memory (CALLER_CACHE_MS); tests set it. */
+  callerCacheMs?: number;
 }
 
 /** Every domain service, built once per process. */
@@ -53,16 +57,17 @@ export interface Services {
   denylist: DenylistService;
 }
 
-export function createServices({ orm, shortDomain, reputation, clicks }: ServiceOptions): Services {
+export function createServices({ orm, shortDomain, reputation, clicks, callerCacheMs }: ServiceOptions): Services {
   const origin = shortDomain.replace(/\/+$/, '');
   const denylist = new DenylistService(orm);
   const destinations = new DestinationChecker(hostOf(origin), new ReputationChain(reputation ? [denylist, reputation] : [denylist]));
   const redirects = new RedirectService(orm);
   const changed = (slug: string) => redirects.cache.invalidate(slug);
   const links = new LinkService(orm, destinations, origin, changed);
+  const apiKeys = new ApiKeyService(orm, new CallerCache(callerCacheMs === undefined ? {} : { ttlMs: callerCacheMs }));
   return {
-    accounts: new AccountService(orm),
-    apiKeys: new ApiKeyService(orm),
+    accounts: new AccountService(orm, () => apiKeys.callers.clear()),
+    apiKeys,
     links,
     linksBulk: new LinkBulkService(links),
     linkExport: new LinkExportService(orm, origin),

@@ -4,20 +4,21 @@ import { applyExpiry, type ExpiryChange, NO_EXPIRY } from '../domain/expiry.ts';
 import { newId, randomSlug } from '../domain/ids.ts';
 import { effectiveLimits } from '../domain/plans.ts';
 import { AppError } from '../errors.ts';
-import { type AccountRow, type Db, inTransaction, lockAccount, readAccount, reader } from './database.ts';
+import { type AccountRow, type Db, inTransaction, lockAccount, plainReader, readAccount } from './database.ts';
 import type { DestinationChecker } from './destinations.ts';
 import { countOfMatchingLinks, inListOrder, matchingLinks } from './link-list-query.ts';
 import {
   findLiveLink,
   findLiveLinkWithTags,
   LINK_COLUMNS,
+  LINK_READ_COLUMNS,
   type LinkRow,
   sortedTags,
   tagsColumn,
   tagsOfLinks,
   toLink,
 } from './link-reads.ts';
-import { resolveTags, setLinkTags } from './tag-resolution.ts';
+import { attachTags, resolveTags, setLinkTags } from './tag-resolution.ts';
 
 /** A create/upsert body after the checks that need no database (and must not run inside a transaction). */
 interface PreparedLink {
@@ -95,7 +96,7 @@ export class LinkService {
   }
 
   async get(accountId: string, ref: string): Promise<Link> {
-    const db = reader(this.#orm);
+    const db = plainReader(this.#orm);
     const row = await findLiveLinkWithTags(db, accountId, ref);
     if (!row) throw new AppError('LINK_NOT_FOUND');
     return toLink(row, sortedTags(row.tags), this.#shortDomain);
@@ -103,7 +104,8 @@ export class LinkService {
 
   /** GET /links: one page of the live links the filters match, in the order asked, and how many match. */
   async list(accountId: string, query: ListLinksQuery): Promise<LinkPage> {
-    const db = reader(this.#orm);
+    // Up to 100 links a page: read without the ORM's per-row conversion.
+    const db = plainReader(this.#orm);
     const live = matchingLinks(db, accountId, query);
     const [account, counted, rows] = await Promise.all([
       db
@@ -112,7 +114,7 @@ export class LinkService {
         .where('id', '=', accountId)
         .executeTakeFirstOrThrow(),
       countOfMatchingLinks(db, accountId, query).executeTakeFirstOrThrow(),
-      inListOrder(live.select(LINK_COLUMNS).select(tagsColumn), query)
+      inListOrder(live.select(LINK_READ_COLUMNS).select(tagsColumn), query)
         .limit(query.per_page)
         .offset((query.page - 1) * query.per_page)
         .execute(),
@@ -210,7 +212,7 @@ export class LinkService {
       expiration_url: expiry.expiration_url,
     };
     const inserted = await this.#insertWithSlug(db, values, body.slug);
-    await setLinkTags(db, inserted.id, tags);
+    await attachTags(db, inserted.id, tags);
     return toLink(inserted, tags, this.#shortDomain);
   }
 

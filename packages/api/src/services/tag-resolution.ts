@@ -119,6 +119,11 @@ function uniqueIgnoringCase(names: readonly string[]): string[] {
 /** Replaces the tags a link carries. */
 export async function setLinkTags(db: Db, linkId: string, tags: readonly TagSummary[]): Promise<void> {
   await db.deleteFrom('link_tag').where('link_id', '=', linkId).execute();
+  await attachTags(db, linkId, tags);
+}
+
+/** Tags a link that has none yet (one just inserted): nothing to remove first. */
+export async function attachTags(db: Db, linkId: string, tags: readonly TagSummary[]): Promise<void> {
   if (tags.length > 0) {
     await db
       .insertInto('link_tag')

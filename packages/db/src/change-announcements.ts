@@ -6,34 +6,51 @@ import type { Database } from './entities/index.ts';
 /** The PostgreSQL channel on which a changed link's slug is announced to every server process. */
 export const LINK_CHANGES_CHANNEL = 'shortlinks_link_changes';
 
+/**
+ * The channel on which every change to who an API key's caller is (a key revoked, an account's
+ * plan or limits changed) is announced; the payload names the account.
+ */
+export const CALLER_CHANGES_CHANNEL = 'shortlinks_caller_changes';
+
 /** Announces, when the surrounding transaction commits, that the link at `slug` changed. */
 export async function announceLinkChange(db: Kysely<Database>, slug: string): Promise<void> {
   await sql`select pg_notify(${LINK_CHANGES_CHANNEL}, ${slug})`.execute(db);
 }
 
-export interface LinkChangeHandlers {
+/**
+ * Announces, when the surrounding transaction commits, that what an API key of this account
+ * stands for changed (a key revoked, the plan or a limit changed): every process forgets the
+ * callers it keeps in memory.
+ */
+export async function announceCallerChange(db: Kysely<Database>, accountId: string): Promise<void> {
+  await sql`select pg_notify(${CALLER_CHANGES_CHANNEL}, ${accountId})`.execute(db);
+}
+
+export interface ChangeHandlers {
   /** A link at this slug was created, changed or deleted. */
-  changed(slug: string): void;
+  linkChanged(slug: string): void;
+  /** A key of this account was revoked, or the account's plan or limits changed. */
+  callerChanged(accountId: string): void;
   /**
    * Announcements may have been missed (first connection, or a reconnection): anything cached
-   * about links must be forgotten. `connected` tells whether announcements now arrive.
+   * about links or callers must be forgotten. `connected` tells whether announcements now arrive.
    */
   reset(connected: boolean): void;
   log?: (message: string) => void;
 }
 
 /**
- * Listens to link changes on a dedicated connection (LISTEN needs one), reconnecting with
- * backoff when the connection drops.
+ * Listens to link and caller changes on one dedicated connection (LISTEN needs one), reconnecting
+ * with backoff when the connection drops.
  */
-export class LinkChangeListener {
+export class ChangeListener {
   readonly #url: string;
-  readonly #handlers: LinkChangeHandlers;
+  readonly #handlers: ChangeHandlers;
   #client: pg.Client | undefined;
   #stopped = false;
   #retry: NodeJS.Timeout | undefined;
 
-  constructor(databaseUrl: string, handlers: LinkChangeHandlers) {
+  constructor(databaseUrl: string, handlers: ChangeHandlers) {
     this.#url = databaseUrl;
     this.#handlers = handlers;
   }
@@ -57,18 +74,20 @@ export class LinkChangeListener {
     const lost = (reason: string) => {
       if (this.#client !== client || this.#stopped) return;
       this.#client = undefined;
-      this.#handlers.log?.(`link change listener lost its connection (${reason}); retrying`);
+      this.#handlers.log?.(`change listener lost its connection (${reason}); retrying`);
       this.#handlers.reset(false);
       this.#retry = setTimeout(() => void this.#connect(Math.min(backoffMs * 2, 10_000)), backoffMs);
     };
     client.on('notification', (message) => {
-      if (message.channel === LINK_CHANGES_CHANNEL && message.payload) this.#handlers.changed(message.payload);
+      if (!message.payload) return;
+      if (message.channel === LINK_CHANGES_CHANNEL) this.#handlers.linkChanged(message.payload);
+      else if (message.channel === CALLER_CHANGES_CHANNEL) this.#handlers.callerChanged(message.payload);
     });
     client.on('error', (error) => lost(error.message));
     client.on('end', () => lost('connection ended'));
     try {
       await client.connect();
-      await client.query(`listen ${LINK_CHANGES_CHANNEL}`);
+      await client.query(`listen ${LINK_CHANGES_CHANNEL}; listen ${CALLER_CHANGES_CHANNEL}`);
       this.#client = client;
       if (this.#stopped) {
         await client.end();
@@ -77,7 +96,7 @@ export class LinkChangeListener {
       this.#handlers.reset(true);
     } catch (error) {
       await client.end().catch(() => {});
-      this.#handlers.log?.(`link change listener could not connect (${(error as Error).message}); retrying`);
+      this.#handlers.log?.(`change listener could not connect (${(error as Error).message}); retrying`);
       this.#handlers.reset(false);
       this.#retry = setTimeout(() => void this.#connect(Math.min(backoffMs * 2, 10_000)), backoffMs);
     }
