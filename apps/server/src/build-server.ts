@@ -26,6 +26,7 @@ import { restPlugin } from './plugins/rest.ts';
 import { trpcPlugin } from './plugins/trpc.ts';
 import { registerRateLimits, TRACKED_CLIENTS } from './rate-limits.ts';
 import { fastRedirectServer, type TrustProxy } from './redirects/fast-redirects.ts';
+import { VisitLog } from './redirects/visit-log.ts';
 import { OneLinePerRequest } from './request-log.ts';
 
 export interface ServerOptions {
@@ -38,6 +39,8 @@ export interface ServerOptions {
   logLevel?: string;
   /** Header set by a trusted proxy with the visitor's country (e.g. `cf-ipcountry`); statistics only. */
   countryHeader?: string | undefined;
+  /** How often short-link visits are summed up in the log (visit-log.ts); tests shorten it. */
+  visitSummaryMs?: number;
   /** Where log lines go (standard output when unset); tests capture them. */
   logStream?: { write(line: string): void };
   /** Overrides of the default rate limits (docs/security.md). */
@@ -58,9 +61,10 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const trust = trustOf(options.trustProxy);
   const visits = new VisitLimiter(rateLimits.redirects, rateLimits.windowMs, TRACKED_CLIENTS);
   let log: FastifyBaseLogger | undefined;
+  const visitLog = new VisitLog(() => log, options.visitSummaryMs);
   const app = Fastify({
     // Cached links are answered before Fastify: the hottest path runs no framework (docs/performance.md).
-    serverFactory: fastRedirectServer({ services, visits, countryHeader, trust, log: () => log }),
+    serverFactory: fastRedirectServer({ services, visits, countryHeader, trust, visitLog }),
     ...connectionOptions(connections),
     logger: {
       level: logLevel,
@@ -81,10 +85,12 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     },
     // Long ext_ ids are URL-encoded into the path.
     routerOptions: { maxParamLength: 2048 },
-    logController: new OneLinePerRequest(),
+    logController: new OneLinePerRequest(visitLog),
   });
 
   log = app.log;
+  // The last part of a minute's visits is summed up too when the server stops.
+  app.addHook('onClose', async () => visitLog.close());
   capConnections(app, connections.maxConnections);
   // On the root: an answer given before its body came (a 401, a 429, a redirect) closes the
   // connection, whichever route gave it.

@@ -91,15 +91,68 @@ describe('a cached link is answered as the route answers it', () => {
     expect(answer.status).toBe(302);
   });
 
-  test('each visit writes one request log line, on either path', async () => {
-    await createLink(alice, { slug: 'logged-visit' });
-    const before = lines.length;
-    await rawVisit(server.origin, '/logged-visit');
-    await rawVisit(server.origin, '/logged-visit');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const visits = lines.slice(before).filter((line) => line.url === '/logged-visit');
-    expect(visits).toHaveLength(2);
-    for (const line of visits) expect(line).toMatchObject({ msg: 'request', method: 'GET', status: 302 });
+  test('at debug, each visit writes its own line, on either path', async () => {
+    const logged: Record<string, unknown>[] = [];
+    const verbose = await startTestServer({ logLevel: 'debug', logStream: { write: (line) => logged.push(JSON.parse(line)) } });
+    try {
+      await createLink(await createAccount(verbose), { slug: 'logged-visit' });
+      await rawVisit(verbose.origin, '/logged-visit');
+      await rawVisit(verbose.origin, '/logged-visit');
+      await rawVisit(verbose.origin, '/logged-visit', { method: 'HEAD' });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const visits = logged.filter((line) => line.url === '/logged-visit');
+      expect(visits.map((line) => [line.msg, line.method, line.status])).toEqual([
+        ['visit', 'GET', 302],
+        ['visit', 'GET', 302],
+        ['visit', 'HEAD', 302],
+      ]);
+      for (const line of visits) expect(line.ms).toEqual(expect.any(Number));
+    } finally {
+      await verbose.close();
+    }
+  });
+
+  test('at info (the default), visits on either path are summed up by status, with no line each; API calls keep theirs', async () => {
+    const logged: Record<string, unknown>[] = [];
+    const quick = await startTestServer({
+      logLevel: 'info',
+      visitSummaryMs: 200,
+      logStream: { write: (line) => logged.push(JSON.parse(line)) },
+    });
+    try {
+      const account = await createAccount(quick);
+      await createLink(account, { slug: 'summed-visit' });
+      await rawVisit(quick.origin, '/summed-visit');
+      await rawVisit(quick.origin, '/summed-visit');
+      await rawVisit(quick.origin, '/no-such-link-here');
+      expect((await account.call('GET', '/links/ext_nothing')).status).toBe(404);
+      const summaries = () => logged.filter((line) => line.msg === 'visits') as { visits: number; statuses: Record<string, number> }[];
+      const deadline = Date.now() + 3_000;
+      while (summaries().reduce((sum, line) => sum + line.visits, 0) < 3 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const statuses: Record<string, number> = {};
+      for (const line of summaries())
+        for (const [status, count] of Object.entries(line.statuses)) statuses[status] = (statuses[status] ?? 0) + count;
+      expect(statuses).toEqual({ '302': 2, '404': 1 });
+      expect(logged.filter((line) => line.url === '/summed-visit' || line.url === '/no-such-link-here')).toEqual([]);
+      expect(logged).toContainEqual(
+        expect.objectContaining({ msg: 'request', method: 'GET', url: expect.stringContaining('/links/ext_nothing'), status: 404 }),
+      );
+    } finally {
+      await quick.close();
+    }
+  });
+
+  test('the visits since the last summary are summed up when the server closes', async () => {
+    const logged: Record<string, unknown>[] = [];
+    const closing = await startTestServer({ logLevel: 'info', logStream: { write: (line) => logged.push(JSON.parse(line)) } });
+    await createLink(await createAccount(closing), { slug: 'last-visit' });
+    await rawVisit(closing.origin, '/last-visit');
+    await rawVisit(closing.origin, '/last-visit');
+    expect(logged.filter((line) => line.msg === 'visits')).toEqual([]);
+    await closing.close();
+    expect(logged.filter((line) => line.msg === 'visits')).toEqual([expect.objectContaining({ visits: 2, statuses: { '302': 2 } })]);
   });
 });
 

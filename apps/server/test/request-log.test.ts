@@ -5,8 +5,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { freePort, runCli, startServerProcess, waitFor } from './processes.ts';
 
 /**
- * Log lines are written asynchronously (log-destination.ts): a busy server must still write every
- * request's line, each whole, and the lines still buffered when it is stopped.
+ * Log lines are written asynchronously (log-destination.ts): a busy server must still write each
+ * line whole, and the lines still buffered when it is stopped. At info, visits are summed up
+ * (redirects/visit-log.ts): a stop must lose none of their count.
  */
 describe('request log lines at the default level (info)', () => {
   let dataDir: string;
@@ -21,7 +22,9 @@ describe('request log lines at the default level (info)', () => {
   });
   afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
-  test('3,000 redirects in bursts of 50, then SIGTERM: one whole JSON line for each, none lost', { timeout: 120_000 }, async () => {
+  test('3,000 redirects in bursts of 50, then SIGTERM: every line whole, every visit counted, the API call logged', {
+    timeout: 120_000,
+  }, async () => {
     const server = startServerProcess(env);
     const visits = 3_000;
     let slug = '';
@@ -51,10 +54,13 @@ describe('request log lines at the default level (info)', () => {
       .output()
       .split('\n')
       .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as { msg?: string; url?: string; status?: number; method?: string });
-    const redirects = lines.filter((line) => line.msg === 'request' && line.url === `/${slug}`);
-    expect(redirects).toHaveLength(visits);
-    expect(redirects.every((line) => line.status === 302 && line.method === 'GET')).toBe(true);
+      .map(
+        (line) => JSON.parse(line) as { msg?: string; url?: string; status?: number; method?: string; statuses?: Record<string, number> },
+      );
+    expect(lines.filter((line) => line.url === `/${slug}`)).toEqual([]);
+    const counted = lines.filter((line) => line.msg === 'visits').reduce((sum, line) => sum + (line.statuses?.['302'] ?? 0), 0);
+    expect(counted).toBe(visits);
+    expect(lines).toContainEqual(expect.objectContaining({ msg: 'request', method: 'POST', status: 201 }));
     expect(lines.some((line) => line.msg === 'shutting down')).toBe(true);
   });
 });

@@ -42,7 +42,7 @@ export async function redirectPlugin(app: FastifyInstance, { services, countryHe
     return reply.code(302).headers(redirectHeaders(outcome.location)).send();
   }
 
-  app.get<{ Params: { slug: string } }>('/:slug', (request, reply) => {
+  app.get<{ Params: { slug: string } }>('/:slug', { config: { visit: true } }, (request, reply) => {
     const now = Date.now();
     const retryAfter = visits.countVisit(clientAddress(request.ip), now);
     if (retryAfter !== undefined) {

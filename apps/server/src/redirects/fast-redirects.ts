@@ -3,10 +3,11 @@ import proxyAddr from '@fastify/proxy-addr';
 import type { VisitLimiter } from '@shortlinks/api/redirects';
 import type { Services } from '@shortlinks/api/services';
 import { isReservedSlug } from '@shortlinks/contract/rules';
-import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
+import type { FastifyServerOptions } from 'fastify';
 import { announcesBody } from '../connection-limits.ts';
 import { clientAddress } from '../rate-limits.ts';
 import { recordVisit, redirectHeaders, visitRefusal } from './visit.ts';
+import type { VisitLog } from './visit-log.ts';
 
 /** `/slug` or `/slug?query`: one path segment of slug characters, at most 64 (the spec's limit). */
 const SLUG_PATH = /^\/([A-Za-z0-9_-]{1,64})(?:\?|$)/;
@@ -20,8 +21,8 @@ export interface FastRedirectOptions {
   countryHeader: string | undefined;
   /** The same trust Fastify is given; none: the socket's address. */
   trust: TrustProxy | undefined;
-  /** The server's logger, once Fastify has made it (the server is made first). */
-  log: () => FastifyBaseLogger | undefined;
+  /** Where visits are counted and logged. */
+  visitLog: VisitLog;
 }
 
 /**
@@ -52,7 +53,7 @@ export function fastRedirectServer(fast: FastRedirectOptions) {
 
 /** Answers a visit of a cached, redirecting link; false when Fastify must answer the request. */
 function answerCachedVisit(
-  { services, visits, countryHeader, trust, log }: FastRedirectOptions,
+  { services, visits, countryHeader, trust, visitLog }: FastRedirectOptions,
   request: IncomingMessage,
   response: ServerResponse,
 ): boolean {
@@ -65,9 +66,8 @@ function answerCachedVisit(
   const outcome = services.redirects.resolveCached(slug, now);
   if (outcome?.kind !== 'redirect') return false;
 
-  // Timed only when the line is written (info level; the benchmark and many operators log less).
-  const logger = log();
-  const started = logger && infoEnabled(logger) ? performance.now() : undefined;
+  // Timed only when the visit's own line is written (debug: visit-log.ts).
+  const started = visitLog.eachLine ? performance.now() : undefined;
   const ip = clientIp(request, trust);
   const retryAfter = visits.countVisit(clientAddress(ip), now);
   let status: number;
@@ -88,9 +88,8 @@ function answerCachedVisit(
       })
       .end(method === 'HEAD' ? undefined : body);
   }
-  // The line Fastify's route would log (request-log.ts), at the same level.
-  if (logger && started !== undefined)
-    logger.info({ method, url, status, ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
+  // Counted, and logged as Fastify's route logs a visit (request-log.ts).
+  visitLog.visited(method, url, status, started === undefined ? undefined : performance.now() - started);
   return true;
 }
 
@@ -99,9 +98,4 @@ function clientIp(request: IncomingMessage, trust: TrustProxy | undefined): stri
   if (!trust) return request.socket.remoteAddress ?? '';
   const addresses = proxyAddr.all(request, trust);
   return addresses[addresses.length - 1] ?? '';
-}
-
-/** Whether the logger writes info lines (pino's levels: trace 10 … info 30 … silent Infinity). */
-function infoEnabled(logger: FastifyBaseLogger): boolean {
-  return (logger as FastifyBaseLogger & { levelVal: number }).levelVal <= 30;
 }
