@@ -158,8 +158,11 @@ describe('GET /links?sort=&order=', () => {
   beforeAll(async () => {
     account = await createAccount(server, { plan: 'unlimited' });
     links = [];
+    // Slugs of our own: a random one holding "an" would match the search of the last test.
     for (const title of ['banana', 'Apple', 'cherry', 'apple', 'Banana split']) {
-      links.push(await createLink(account, { title, destination_url: `https://example.com/sort/${links.length}` }));
+      links.push(
+        await createLink(account, { title, destination_url: `https://example.com/sort/${links.length}`, slug: `sort-${links.length}` }),
+      );
     }
     const [banana, Apple, cherry, apple, split] = links as [
       (typeof links)[0],
