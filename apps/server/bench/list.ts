@@ -15,6 +15,7 @@ import { createServices } from '@shortlinks/api/services';
 import { createOrm, migrate } from '@shortlinks/db';
 import { startEmbeddedPostgres } from '@shortlinks/db/embedded';
 import { buildServer } from '../src/build-server.ts';
+import { logDestination } from '../src/log-destination.ts';
 import { seedLinks, TITLE_KINDS, TITLE_TOPICS } from './list-seed.ts';
 
 const LINKS = Number(process.env.BENCH_LINKS ?? 1_000_000);
@@ -29,7 +30,8 @@ const cluster = await startEmbeddedPostgres({ dataDir });
 const orm = await createOrm({ databaseUrl: cluster.url, poolSize: 10 });
 await migrate(orm);
 const services = createServices({ orm, shortDomain: 'https://sho.rt', reputation: new LocalDenylist() });
-const account = await services.accounts.create({ name: 'Bench', plan: 'unlimited' });
+// No API rate limit for the measuring key (the operator's `--rate-limit none`): the load is the point.
+const account = await services.accounts.create({ name: 'Bench', plan: 'unlimited', api_rate_limit: 0 });
 const others = await Promise.all(
   Array.from({ length: OTHER_ACCOUNTS }, (_, i) => services.accounts.create({ name: `Other ${i}`, plan: 'unlimited' })),
 );
@@ -48,7 +50,14 @@ await seedLinks(
 );
 await seedOrm.close();
 
-const app = await buildServer({ orm, services, databaseUrl: cluster.url, baseUrl: 'http://127.0.0.1', logLevel: 'warn' });
+const app = await buildServer({
+  orm,
+  services,
+  databaseUrl: cluster.url,
+  baseUrl: 'http://127.0.0.1',
+  // The default level, its lines in a file as a service's would be.
+  logStream: logDestination(path.join(dataDir, 'server.log')),
+});
 await app.listen({ port: 0, host: '127.0.0.1' });
 const api = `http://127.0.0.1:${(app.server.address() as { port: number }).port}/api/v1`;
 const headers = { authorization: `Bearer ${secret}` };
