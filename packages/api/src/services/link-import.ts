@@ -1,13 +1,14 @@
 import type { TagSummary } from '@shortlinks/contract';
 import { LINK_CHANGES_CHANNEL, type Orm } from '@shortlinks/db';
 import { sql } from 'kysely';
-import { newId, randomSlug } from '../domain/ids.ts';
+import { newId } from '../domain/ids.ts';
 import { effectiveLimits } from '../domain/plans.ts';
 import { AppError, toAppError } from '../errors.ts';
 import { type CheckedLink, checkImportedLink, titleFromDestination } from '../imports/import-checks.ts';
 import type { ImportRow } from '../imports/import-row.ts';
 import { type AccountRow, type Db, inTransaction, lockAccount } from './database.ts';
 import type { DestinationChecker } from './destinations.ts';
+import { insertWithSlug } from './link-insert.ts';
 import { LINK_COLUMNS, type LinkRow, sortedTags, tagsColumn } from './link-reads.ts';
 import { resolveTags, setLinkTags } from './tag-resolution.ts';
 
@@ -376,26 +377,6 @@ async function countLiveLinks(db: Db, accountId: string): Promise<number> {
     .where('deleted_at', 'is', null)
     .executeTakeFirstOrThrow();
   return Number(count);
-}
-
-/** Inserts the link at its slug (SLUG_TAKEN when a live link of any account holds it), or at a fresh random one. */
-async function insertWithSlug(
-  db: Db,
-  values: Omit<LinkRow, 'slug' | 'click_count' | 'created_at'> & { account_id: string; created_at?: Date },
-  requested: string | undefined,
-): Promise<LinkRow> {
-  for (let attempt = 0; attempt < 8; attempt++) {
-    const slug = requested ?? randomSlug();
-    const row = await db
-      .insertInto('link')
-      .values({ ...values, slug })
-      .onConflict((conflict) => conflict.column('slug').where('deleted_at', 'is', null).doNothing())
-      .returning(LINK_COLUMNS.map((column) => column.replace('link.', '') as 'id'))
-      .executeTakeFirst();
-    if (row) return row as unknown as LinkRow;
-    if (requested !== undefined) throw new AppError('SLUG_TAKEN', `The slug "${requested}" is already in use`, 'slug');
-  }
-  throw new AppError('INTERNAL_ERROR', 'Could not find a free random slug');
 }
 
 /** Tells every server process, on commit, that these slugs' redirects changed: one statement for the batch. */

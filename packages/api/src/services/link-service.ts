@@ -1,11 +1,12 @@
 import type { CreateLinkBody, Link, LinkPage, ListLinksQuery, TagSummary, UpdateLinkBody, UpsertedLink } from '@shortlinks/contract';
 import { announceLinkChange, type Orm } from '@shortlinks/db';
 import { applyExpiry, type ExpiryChange, NO_EXPIRY } from '../domain/expiry.ts';
-import { newId, randomSlug } from '../domain/ids.ts';
+import { newId } from '../domain/ids.ts';
 import { effectiveLimits } from '../domain/plans.ts';
 import { AppError } from '../errors.ts';
 import { type AccountRow, type Db, inTransaction, lockAccount, plainReader, readAccount } from './database.ts';
 import type { DestinationChecker } from './destinations.ts';
+import { insertWithSlug } from './link-insert.ts';
 import { countOfMatchingLinks, inListOrder, matchingLinks } from './link-list-query.ts';
 import {
   findLiveLink,
@@ -211,33 +212,9 @@ export class LinkService {
       expires_at: expiry.expires_at,
       expiration_url: expiry.expiration_url,
     };
-    const inserted = await this.#insertWithSlug(db, values, body.slug);
+    const inserted = await insertWithSlug(db, values, body.slug);
     await attachTags(db, inserted.id, tags);
     return toLink(inserted, tags, this.#shortDomain);
-  }
-
-  /**
-   * Inserts the link under the requested slug, or under a fresh random one. `on conflict do
-   * nothing` against the live-slug index keeps the transaction usable when the slug is taken,
-   * even by a concurrent request of another account.
-   */
-  async #insertWithSlug(
-    db: Db,
-    values: Omit<LinkRow, 'slug' | 'click_count' | 'created_at'> & { account_id: string },
-    requested: string | undefined,
-  ): Promise<LinkRow> {
-    for (let attempt = 0; attempt < 8; attempt++) {
-      const slug = requested ?? randomSlug();
-      const row = await db
-        .insertInto('link')
-        .values({ ...values, slug })
-        .onConflict((conflict) => conflict.column('slug').where('deleted_at', 'is', null).doNothing())
-        .returning(LINK_COLUMNS.map((column) => column.replace('link.', '') as 'id'))
-        .executeTakeFirst();
-      if (row) return row as unknown as LinkRow;
-      if (requested !== undefined) throw new AppError('SLUG_TAKEN', `The slug "${requested}" is already in use`, 'slug');
-    }
-    throw new AppError('INTERNAL_ERROR', 'Could not find a free random slug');
   }
 
   async #assertExternalIdFree(db: Db, accountId: string, externalId: string, exceptLinkId: string | undefined) {
