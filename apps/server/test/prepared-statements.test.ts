@@ -1,5 +1,5 @@
 import { createOrm, type Database, type Orm } from '@shortlinks/db';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestDatabase } from './harness.ts';
 
@@ -38,5 +38,19 @@ describe('prepared statements', () => {
         .execute(),
     ).toHaveLength(1);
     expect((await prepared()).filter((text) => text.includes('count(*)'))).toHaveLength(1);
+  });
+
+  test('a star that multiplies (`* 1000`) is no `select *`: the link reads are prepared', async () => {
+    const reads = [
+      db.selectFrom('link').select(sql<number>`floor(extract(epoch from "created_at") * 1000)`.as('ms')).where('id', '=', 'lnk_x'),
+      db.selectFrom('link as l').selectAll('l').where('l.id', '=', 'lnk_y'),
+      db.selectFrom('link').select('id').select(sql`1`.as('one')).where('slug', '=', 'returning_star_is_text'),
+    ];
+    for (const read of reads) await read.execute();
+    const statements = await prepared();
+    expect(statements.filter((text) => text.includes('* 1000'))).toHaveLength(1);
+    // `"l".*` takes all columns, like `select *`.
+    expect(statements.filter((text) => text.includes('"l".*'))).toEqual([]);
+    expect(statements.filter((text) => text.includes('as "one"'))).toHaveLength(1);
   });
 });

@@ -6,8 +6,8 @@ import type { AppRouter } from './root.ts';
  * `./services` (the domain services), `./errors`, `./redirects`, `./reputation` and `./plans`.
  */
 export type { Context } from './context.ts';
-export { everyProcedureMeta, procedureMeta, successStatus } from './procedure-meta.ts';
-export { type AppRouter, appRouter, createCaller } from './root.ts';
+export { everyProcedureMeta, procedureMeta, procedureType, successStatus } from './procedure-meta.ts';
+export { type AppRouter, appRouter, callProcedure } from './root.ts';
 export type { BulkSuccess, Meta, SuccessStatus } from './trpc.ts';
 
 export type RouterInputs = inferRouterInputs<AppRouter>;

@@ -1,7 +1,9 @@
+import type { AnyProcedure } from '@trpc/server';
+import type { Context } from './context.ts';
 import { linksRouter } from './router/links.ts';
 import { statsRouter } from './router/stats.ts';
 import { tagsRouter } from './router/tags.ts';
-import { createCallerFactory, router } from './trpc.ts';
+import { router } from './trpc.ts';
 
 export const appRouter = router({
   links: linksRouter,
@@ -11,5 +13,17 @@ export const appRouter = router({
 
 export type AppRouter = typeof appRouter;
 
-/** Calls procedures in-process, as a transport that serves a procedure itself does (REST's streamed files). */
-export const createCaller = createCallerFactory(appRouter);
+// At run time, a flat record by dotted path (`links.get`), as procedure-meta.ts reads it too.
+const procedures = appRouter._def.procedures as unknown as Record<string, AnyProcedure | undefined>;
+
+/**
+ * Calls the procedure at `path` (`links.get`) in-process, for a transport that serves procedures
+ * itself (REST, and single tRPC calls: docs/architecture.md): its middlewares, input and output
+ * schemas and errors run as on any call. It is what a tRPC caller does, without the caller's proxy
+ * built for every request (docs/performance.md, bench:api).
+ */
+export function callProcedure(path: string, ctx: Context, input: unknown): Promise<unknown> {
+  const procedure = procedures[path];
+  if (!procedure) throw new Error(`No procedure at ${path}`);
+  return procedure({ path, getRawInput: async () => input, ctx, type: procedure._def.type, signal: undefined, batchIndex: 0 });
+}

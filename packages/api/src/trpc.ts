@@ -59,19 +59,18 @@ const t = initTRPC
   });
 
 export const router = t.router;
-export const createCallerFactory = t.createCallerFactory;
 
-/** Domain errors become TRPCErrors whose code carries the spec's HTTP status. */
-const appErrors = t.middleware(async ({ next }) => {
-  const result = await next();
+/**
+ * Needs `Authorization: Bearer <API key>`: the transport found the caller; this only checks there is
+ * one. Domain errors the procedure throws become TRPCErrors whose code carries the spec's HTTP
+ * status. One middleware for both: each one a call passes through costs a GET measurably
+ * (docs/performance.md, bench:api).
+ */
+const authed = t.procedure.use(async ({ ctx, next }) => {
+  if (!ctx.caller) throw toTRPCError(new AppError('UNAUTHORIZED'));
+  const result = await next({ ctx: { ...ctx, accountId: ctx.caller.accountId } });
   if (!result.ok && result.error.cause instanceof AppError) throw toTRPCError(result.error.cause);
   return result;
-});
-
-/** Needs `Authorization: Bearer <API key>`: the transport found the caller; this only checks there is one. */
-const authed = t.procedure.use(appErrors).use(({ ctx, next }) => {
-  if (!ctx.caller) throw new AppError('UNAUTHORIZED');
-  return next({ ctx: { ...ctx, accountId: ctx.caller.accountId } });
 });
 
 /** A procedure of the API, from what it promises: every procedure starts here. */

@@ -8,12 +8,13 @@ import type pg from 'pg';
 const MAX_NAMED_STATEMENTS = 2000;
 
 /**
- * A star other than `count(*)`: `select *`, `returning *`. Such a statement's columns are fixed when
- * it is prepared; a column added by a newer version's migration while this process runs would make
+ * A star that takes all columns: `select *`, `returning *`, `"link".*`, not `count(*)` nor a
+ * multiplication (`extract(epoch from …) * 1000`). Such a statement's columns are fixed when it is
+ * prepared; a column added by a newer version's migration while this process runs would make
  * PostgreSQL refuse it ("cached plan must not change result type") on every connection that had
  * prepared it. Statements naming their columns are not affected, so only those are prepared.
  */
-const ALL_COLUMNS = /(^|[^(])\*/;
+const ALL_COLUMNS = /(?:\bselect|\breturning|\bdistinct|,)\s*\*|\.\s*\*/i;
 
 /**
  * Turns the parameterised queries of the pool's connections into named prepared statements.

@@ -1,26 +1,16 @@
-import { appRouter, successStatus } from '@shortlinks/api';
-import { AppError, toAppError } from '@shortlinks/api/errors';
+import { AppError } from '@shortlinks/api/errors';
 import type { Services } from '@shortlinks/api/services';
-import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
-import { type CreateOpenApiFastifyPluginOptions, fastifyTRPCOpenApiPlugin } from 'trpc-to-openapi';
-import { largeBodies } from '../body-limits.ts';
+import type { FastifyError, FastifyInstance } from 'fastify';
 import { nestsTooDeep, tooDeep } from '../json-depth.ts';
 import { fromFastifyError } from './error-body.ts';
-import { registerStreamedRoutes } from './rest-streams.ts';
+import { answerRestFailure, registerProcedureRoutes } from './rest-routes.ts';
 
 export const REST_PREFIX = '/api/v1';
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The error a REST procedure failed with, which its answer's body states. */
-    failure: AppError | null;
-  }
-}
-
 /**
- * REST at /api/v1 through trpc-to-openapi. The rate limit and the 401 of a request without a valid
- * key come first (the caller was found by the authentication plugin), and every error answers
- * with the spec's `{ code, message, field }`.
+ * REST at /api/v1: a route per procedure (rest-routes.ts). The rate limit and the 401 of a request
+ * without a valid key come first (the caller was found by the authentication plugin), and every
+ * error answers with the spec's `{ code, message, field }`.
  */
 export async function restPlugin(app: FastifyInstance, { services }: { services: Services }) {
   app.addHook('onRequest', app.rateLimit());
@@ -56,45 +46,10 @@ export async function restPlugin(app: FastifyInstance, { services }: { services:
     return reply.code(failure.status).type('application/json').send(failure.toBody());
   });
 
-  // trpc-to-openapi answers an error with a body of its own making: the body is the error the
-  // procedure failed with, which onError kept on the request.
-  app.decorateRequest('failure', null);
-  app.addHook('onSend', async (request, _reply, payload) => (request.failure ? JSON.stringify(request.failure.toBody()) : payload));
-
-  // Streamed files (GET /links/export), which trpc-to-openapi cannot answer, through their procedures.
-  registerStreamedRoutes(app, services, REST_PREFIX);
-
-  const options: CreateOpenApiFastifyPluginOptions<typeof appRouter> = {
-    basePath: REST_PREFIX,
-    router: appRouter,
-    // The Fastify adapter hands over the Fastify request, whose caller the authentication plugin found.
-    createContext: ({ req }) => ({ services, transport: 'rest' as const, caller: (req as unknown as FastifyRequest).caller }),
-    responseMeta: ({ paths, data, errors }) => {
-      if (errors.length > 0) return { status: toAppError(errors[0]).status };
-      return { status: successStatus(paths?.[0] ?? '', data[0]) };
-    },
-    onError: ({ error, req, input }) => {
-      const failure = toAppError(error, input);
-      (req as unknown as FastifyRequest).failure = failure;
-      // Expected refusals (a reputation service down, fail-closed) are logged where they happen.
-      if (failure.code === 'INTERNAL_ERROR') app.log.error({ err: error }, 'procedure failed');
-    },
-  };
-  await app.register(fastifyTRPCOpenApiPlugin, options);
-
-  // trpc-to-openapi serves every procedure from one `/api/v1/*` route, whose body limit is the
-  // usual one. Each procedure taking a larger body gets a route of its own (static, so it wins over
-  // the wildcard) with its limit: the same adapter again, in a scope whose onRoute hook narrows its
-  // route to that method and path. Everything else of this scope (authentication, parsers, error
-  // bodies) applies to it alike.
-  for (const { meta, bodyLimit } of largeBodies()) {
-    await app.register(async (scope) => {
-      scope.addHook('onRoute', (route) => {
-        route.method = meta.openapi.method;
-        route.url = `${REST_PREFIX}${meta.openapi.path}`;
-        route.bodyLimit = bodyLimit;
-      });
-      await scope.register(fastifyTRPCOpenApiPlugin, options);
-    });
-  }
+  registerProcedureRoutes(
+    app,
+    services,
+    REST_PREFIX,
+    answerRestFailure((error) => app.log.error({ err: error }, 'procedure failed')),
+  );
 }

@@ -3,9 +3,9 @@ import { toAppError, trpcErrorBody } from '@shortlinks/api/errors';
 import type { Services } from '@shortlinks/api/services';
 import { fastifyRequestHandler, fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
-import { largeBodies } from '../body-limits.ts';
 import { nestsTooDeep, tooDeep } from '../json-depth.ts';
 import { fromFastifyError } from './error-body.ts';
+import { registerSingleCalls } from './trpc-calls.ts';
 
 export const TRPC_PREFIX = '/trpc';
 
@@ -56,16 +56,20 @@ export async function trpcPlugin(app: FastifyInstance, { services }: { services:
   };
   await app.register(fastifyTRPCPlugin, { prefix: TRPC_PREFIX, trpcOptions });
 
-  // A procedure taking a larger body (a bulk call) gets a route of its own, static so it wins over
-  // `/trpc/:path`, with its limit. A batch of it with other calls (`/trpc/a,b`) keeps the usual limit.
+  // A single call (what the SDK sends) runs on a route of its procedure's own, static so it wins
+  // over `/trpc/:path`, with that procedure's body limit (a bulk call's is larger); a batch keeps
+  // the usual limit and tRPC's adapter (trpc-calls.ts).
   await app.register(async (scope) => {
     // tRPC parses the body itself, as text (what fastifyTRPCPlugin sets up in its own scope).
     scope.removeContentTypeParser('application/json');
     scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
-    for (const { procedure, bodyLimit } of largeBodies()) {
-      scope.post(`${TRPC_PREFIX}/${procedure}`, { bodyLimit }, (req, res) =>
-        fastifyRequestHandler({ ...trpcOptions, req, res, path: procedure }),
-      );
-    }
+    scope.removeContentTypeParser('multipart/form-data');
+    scope.addContentTypeParser('multipart/form-data', {}, (_request, body, done) => done(null, body));
+    registerSingleCalls(scope, {
+      services,
+      prefix: TRPC_PREFIX,
+      delegate: (req, res, path) => fastifyRequestHandler({ ...trpcOptions, req, res, path }),
+      onError: (error) => trpcOptions.onError({ error }),
+    });
   });
 }

@@ -53,7 +53,7 @@ export const linksRouter = {
   })
     .input(linkRef)
     .output(LinkSchema)
-    .query(({ ctx, input }) => ctx.services.links.get(ctx.accountId, pathParam(ctx, 'link', input.id))),
+    .query(({ ctx, input }) => ctx.services.links.get(ctx.accountId, pathParam('link', input.id))),
 
   update: authedProcedure({
     openapi: { method: 'PATCH', path: '/links/{id}', tags, summary: 'Update a link (only the fields sent change)', protect: true },
@@ -62,7 +62,7 @@ export const linksRouter = {
   })
     .input(UpdateLinkBodySchema.extend(linkRef.shape))
     .output(LinkSchema)
-    .mutation(({ ctx, input: { id, ...body } }) => ctx.services.links.update(ctx.accountId, pathParam(ctx, 'link', id), body)),
+    .mutation(({ ctx, input: { id, ...body } }) => ctx.services.links.update(ctx.accountId, pathParam('link', id), body)),
 
   delete: authedProcedure({
     openapi: { method: 'DELETE', path: '/links/{id}', tags, summary: 'Delete a link', protect: true, successDescription: 'Deleted' },
@@ -71,7 +71,7 @@ export const linksRouter = {
   })
     .input(linkRef)
     .output(z.void())
-    .mutation(({ ctx, input }) => ctx.services.links.delete(ctx.accountId, pathParam(ctx, 'link', input.id))),
+    .mutation(({ ctx, input }) => ctx.services.links.delete(ctx.accountId, pathParam('link', input.id))),
 
   upsert: authedProcedure({
     openapi: {

@@ -23,7 +23,7 @@ export const statsRouter = {
   })
     .input(LinkStatsQuerySchema)
     .output(LinkStatsSchema)
-    .query(({ ctx, input: { id, ...query } }) => ctx.services.stats.link(ctx.accountId, pathParam(ctx, 'link', id), query)),
+    .query(({ ctx, input: { id, ...query } }) => ctx.services.stats.link(ctx.accountId, pathParam('link', id), query)),
 
   tag: authedProcedure({
     openapi: {
@@ -39,7 +39,7 @@ export const statsRouter = {
   })
     .input(TagStatsQuerySchema)
     .output(GroupStatsSchema)
-    .query(({ ctx, input: { id, ...query } }) => ctx.services.stats.tag(ctx.accountId, pathParam(ctx, 'tag', id), query)),
+    .query(({ ctx, input: { id, ...query } }) => ctx.services.stats.tag(ctx.accountId, pathParam('tag', id), query)),
 
   account: authedProcedure({
     openapi: {

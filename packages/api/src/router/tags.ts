@@ -33,7 +33,7 @@ export const tagsRouter = {
   })
     .input(UpdateTagBodySchema.extend(tagRef.shape))
     .output(TagSchema)
-    .mutation(({ ctx, input: { id, ...body } }) => ctx.services.tags.update(ctx.accountId, pathParam(ctx, 'tag', id), body)),
+    .mutation(({ ctx, input: { id, ...body } }) => ctx.services.tags.update(ctx.accountId, pathParam('tag', id), body)),
 
   delete: authedProcedure({
     openapi: { method: 'DELETE', path: '/tags/{id}', tags, summary: 'Delete a tag', protect: true, successDescription: 'Deleted' },
@@ -42,5 +42,5 @@ export const tagsRouter = {
   })
     .input(tagRef)
     .output(z.void())
-    .mutation(({ ctx, input }) => ctx.services.tags.delete(ctx.accountId, pathParam(ctx, 'tag', input.id))),
+    .mutation(({ ctx, input }) => ctx.services.tags.delete(ctx.accountId, pathParam('tag', input.id))),
 } satisfies TRPCRouterRecord;

@@ -1,0 +1,65 @@
+import { appRouter, type Meta } from '@shortlinks/api';
+import { TRPCError } from '@trpc/server';
+import type { FastifyRequest } from 'fastify';
+import {
+  coerceSchema,
+  getInputOutputParsers,
+  instanceofZodTypeKind,
+  instanceofZodTypeLikeVoid,
+  instanceofZodTypeObject,
+  instanceofZodTypeOptional,
+  unwrapZodType,
+} from 'trpc-to-openapi';
+
+/** A REST request's input to its procedure: its query or JSON body, with its path parameters. */
+export type RestInput = Record<string, unknown> | undefined;
+
+type Procedures = Record<string, Parameters<typeof getInputOutputParsers>[0]>;
+type Schema = Parameters<typeof instanceofZodTypeKind>[0];
+
+/**
+ * How the REST route of the procedure at `path` reads its input, the way trpc-to-openapi's own
+ * adapter does (with its helpers, worked out once per procedure rather than on every request):
+ *   - GET and DELETE read the query string: empty values are absent, a key sent once is a value,
+ *     a key sent again (or any key whose schema is an array) is an array;
+ *   - POST, PATCH and PUT read the JSON body, and need a JSON content type;
+ *   - the path's parameters (`{id}`, decoded) are added to either;
+ *   - an input of `z.void()` is no input at all;
+ *   - numbers, booleans and dates in the top object coerce from text (the schema is set up once
+ *     to coerce, as trpc-to-openapi does on a first request).
+ */
+export function restInputOf(path: string, meta: Meta): (request: FastifyRequest) => RestInput {
+  const procedure = (appRouter._def.procedures as unknown as Procedures)[path];
+  if (!procedure) throw new Error(`No procedure at ${path}`);
+  const schema = unwrapZodType(getInputOutputParsers(procedure).inputParser, true);
+  const takesBody = meta.openapi.method !== 'GET' && meta.openapi.method !== 'DELETE';
+  if (instanceofZodTypeLikeVoid(schema)) return () => undefined;
+  // A streamed file's query is taken as sent, so `?format=` is a bad format, not the default one.
+  if (meta.streamed) return (request) => ({ ...(request.query as object), ...(request.params as object) });
+  const arrayKeys: string[] = [];
+  if (instanceofZodTypeObject(schema)) {
+    coerceSchema(schema);
+    for (const [key, shape] of Object.entries(schema.shape as Record<string, Schema>)) {
+      const inner = instanceofZodTypeOptional(shape) ? (shape as { unwrap(): Schema }).unwrap() : shape;
+      if (instanceofZodTypeKind(inner, 'array')) arrayKeys.push(key);
+    }
+  }
+
+  if (takesBody) {
+    return (request) => {
+      if (!request.headers['content-type']?.startsWith('application/json')) {
+        throw new TRPCError({ code: 'UNSUPPORTED_MEDIA_TYPE', message: 'A JSON body is required' });
+      }
+      return { ...(request.body as object | undefined), ...(request.params as object) };
+    };
+  }
+  return (request) => {
+    const input: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(request.query as Record<string, string | string[] | undefined>)) {
+      if (!value) continue;
+      input[key] = Array.isArray(value) && value.length === 1 ? value[0] : value;
+    }
+    for (const key of arrayKeys) if (input[key] !== undefined && !Array.isArray(input[key])) input[key] = [input[key]];
+    return Object.assign(input, request.params);
+  };
+}
