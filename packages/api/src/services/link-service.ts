@@ -8,6 +8,7 @@ import { type AccountRow, type Db, inTransaction, lockAccount, plainReader, read
 import type { DestinationChecker } from './destinations.ts';
 import { insertWithSlug } from './link-insert.ts';
 import { countOfMatchingLinks, inListOrder, matchingLinks } from './link-list-query.ts';
+import { type PageLink, type UnfilteredPage, unfilteredPage } from './link-page-query.ts';
 import {
   findLiveLink,
   findLiveLinkWithTags,
@@ -107,6 +108,11 @@ export class LinkService {
   async list(accountId: string, query: ListLinksQuery): Promise<LinkPage> {
     // Up to 100 links a page: read without the ORM's per-row conversion.
     const db = plainReader(this.#orm);
+    if (!query.search && !query.tag_ids?.length) {
+      const page = await unfilteredPage(db, accountId, query);
+      if (!page) throw new AppError('UNAUTHORIZED');
+      return this.#page(page.links, query, page.total, page.account);
+    }
     const live = matchingLinks(db, accountId, query);
     const [account, counted, rows] = await Promise.all([
       db
@@ -120,11 +126,15 @@ export class LinkService {
         .offset((query.page - 1) * query.per_page)
         .execute(),
     ]);
+    return this.#page(rows, query, Number(counted.total), account);
+  }
+
+  #page(rows: readonly PageLink[], query: ListLinksQuery, total: number, account: UnfilteredPage['account']): LinkPage {
     return {
       links: rows.map((row) => toLink(row, sortedTags(row.tags), this.#shortDomain)),
       page: query.page,
       per_page: query.per_page,
-      total: Number(counted.total),
+      total,
       link_limit: effectiveLimits(account).link_limit,
     };
   }
