@@ -92,6 +92,10 @@ describe('codes the spec does not list', () => {
     ['GET', '/nothing-here'],
     ['GET', '/links/lnk_x/extra'],
     ['PUT', '/links'],
+    // Paths are matched as the OpenAPI document writes them (docs/api-decisions.md).
+    ['GET', '/links/'],
+    ['GET', '/Links'],
+    ['DELETE', '/tags/'],
   ])('404 NOT_FOUND for %s %s, an unknown path under /api/v1', async (method, path) => {
     const response = await alice.call(method, path);
     expect(response.status).toBe(404);

@@ -68,7 +68,8 @@ export const router = t.router;
  */
 const authed = t.procedure.use(async ({ ctx, next }) => {
   if (!ctx.caller) throw toTRPCError(new AppError('UNAUTHORIZED'));
-  const result = await next({ ctx: { ...ctx, accountId: ctx.caller.accountId } });
+  // tRPC merges what `next` is given into the context.
+  const result = await next({ ctx: { accountId: ctx.caller.accountId } });
   if (!result.ok && result.error.cause instanceof AppError) throw toTRPCError(result.error.cause);
   return result;
 });

@@ -23,7 +23,7 @@ type Schema = Parameters<typeof instanceofZodTypeKind>[0];
  *   - GET and DELETE read the query string: empty values are absent, a key sent once is a value,
  *     a key sent again (or any key whose schema is an array) is an array;
  *   - POST, PATCH and PUT read the JSON body, and need a JSON content type;
- *   - the path's parameters (`{id}`, decoded) are added to either;
+ *   - the path's parameters (`{id}`, decoded; an empty one is an unknown path) are added to either;
  *   - an input of `z.void()` is no input at all;
  *   - numbers, booleans and dates in the top object coerce from text (the schema is set up once
  *     to coerce, as trpc-to-openapi does on a first request).
@@ -33,9 +33,15 @@ export function restInputOf(path: string, meta: Meta): (request: FastifyRequest)
   if (!procedure) throw new Error(`No procedure at ${path}`);
   const schema = unwrapZodType(getInputOutputParsers(procedure).inputParser, true);
   const takesBody = meta.openapi.method !== 'GET' && meta.openapi.method !== 'DELETE';
-  if (instanceofZodTypeLikeVoid(schema)) return () => undefined;
+  const named = namedPathParams(meta);
+  if (instanceofZodTypeLikeVoid(schema)) {
+    return (request) => {
+      named(request);
+      return undefined;
+    };
+  }
   // A streamed file's query is taken as sent, so `?format=` is a bad format, not the default one.
-  if (meta.streamed) return (request) => ({ ...(request.query as object), ...(request.params as object) });
+  if (meta.streamed) return (request) => ({ ...(request.query as object), ...named(request) });
   const arrayKeys: string[] = [];
   if (instanceofZodTypeObject(schema)) {
     coerceSchema(schema);
@@ -50,7 +56,7 @@ export function restInputOf(path: string, meta: Meta): (request: FastifyRequest)
       if (!request.headers['content-type']?.startsWith('application/json')) {
         throw new TRPCError({ code: 'UNSUPPORTED_MEDIA_TYPE', message: 'A JSON body is required' });
       }
-      return { ...(request.body as object | undefined), ...(request.params as object) };
+      return { ...(request.body as object | undefined), ...named(request) };
     };
   }
   return (request) => {
@@ -60,6 +66,19 @@ export function restInputOf(path: string, meta: Meta): (request: FastifyRequest)
       input[key] = Array.isArray(value) && value.length === 1 ? value[0] : value;
     }
     for (const key of arrayKeys) if (input[key] !== undefined && !Array.isArray(input[key])) input[key] = [input[key]];
-    return Object.assign(input, request.params);
+    return Object.assign(input, named(request));
+  };
+}
+
+/**
+ * The path's parameters, each naming something: `/links/` (an empty `{id}`) is no path of the API
+ * (404), not a link id too short.
+ */
+function namedPathParams(meta: Meta): (request: FastifyRequest) => Record<string, string> {
+  if (!meta.openapi.path.includes('{')) return () => ({});
+  return (request) => {
+    const params = request.params as Record<string, string>;
+    for (const value of Object.values(params)) if (value === '') throw new TRPCError({ code: 'NOT_FOUND', message: 'Not found' });
+    return params;
   };
 }
