@@ -59,10 +59,8 @@ export async function unfilteredPage(db: Db, accountId: string, query: ListLinks
   const { rows } = await db.executeQuery<PageRow>({ ...compiled, parameters });
   const first = rows[0];
   if (!first) return undefined;
-  const links: PageLink[] = [];
-  for (const { plan, link_limit_override, tag_limit_override, live_link_count, ...link } of rows) {
-    if (link.id !== null) links.push(link as PageLink);
-  }
+  // Each row carries the account's columns too, which toLink does not read: no copy without them.
+  const links = (first.id === null ? [] : rows) as unknown as PageLink[];
   return {
     account: { plan: first.plan, link_limit_override: first.link_limit_override, tag_limit_override: first.tag_limit_override },
     total: Number(first.live_link_count),
