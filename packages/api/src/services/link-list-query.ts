@@ -4,12 +4,6 @@ import { type SelectQueryBuilder, sql } from 'kysely';
 import { type Db, storable } from './database.ts';
 
 /**
- * What GET /links searches, in the order of the trigram index `link_search_idx` (migration
- * Migration20261125090000_link_search), which is what keeps a search fast at a million links.
- */
-const SEARCHED_COLUMNS = ['link.title', 'link.destination_url', 'link.slug', 'link.external_id'] as const;
-
-/**
  * A LIKE pattern that finds `text` anywhere: `%`, `_` and the escape character `\` (LIKE's default)
  * stand for themselves, since a search is a plain substring.
  */
@@ -18,34 +12,43 @@ export function substringPattern(text: string): string {
 }
 
 /**
+ * The account's live links whose title, destination URL, slug or external id holds `search`,
+ * ignoring case: the rows of `link_search` (migration Migration20261126080000_link_searched_text),
+ * one lower-cased text per live link read through its trigram index. The pattern is lower-cased by
+ * PostgreSQL, as the text was, so the match is `ilike`'s. A search holds no control character (the
+ * contract refuses them), so it never spans two of the fields, which a line feed separates.
+ */
+function linksWithText(db: Db, accountId: string, search: string) {
+  return db
+    .selectFrom('link_search')
+    .where('link_search.account_id', '=', accountId)
+    .where('link_search.searched_text', 'like', sql<string>`lower(${substringPattern(search)})`);
+}
+
+/** The links that carry one of `tagIds` (of any account: the caller keeps to one). */
+function linksWithTag(db: Db, tagIds: string[]) {
+  return db.selectFrom('link_tag').select('link_tag.link_id').where('link_tag.tag_id', 'in', tagIds);
+}
+
+/** The search and tag ids of a list request, as the queries use them; `undefined` is "not asked". */
+function filtersOf(query: Pick<ListLinksQuery, 'tag_ids' | 'search'>) {
+  const requested = query.tag_ids ?? [];
+  // An id PostgreSQL cannot hold matches nothing, like any other unknown id; so does such a text.
+  const tagIds = requested.length > 0 ? requested.filter(storable) : undefined;
+  const search = query.search ? query.search : undefined;
+  return { tagIds, search, matchesNothing: tagIds?.length === 0 || (search !== undefined && !storable(search)) };
+}
+
+/**
  * The live links of an account that a list request asks for (tag filter and search, both when
  * both are given), without order or page: the same rows are counted and paged.
  */
 export function matchingLinks(db: Db, accountId: string, query: Pick<ListLinksQuery, 'tag_ids' | 'search'>) {
+  const { tagIds, search, matchesNothing } = filtersOf(query);
   let live = db.selectFrom('link').where('link.account_id', '=', accountId).where('link.deleted_at', 'is', null);
-  const requested = query.tag_ids ?? [];
-  if (requested.length > 0) {
-    // An id PostgreSQL cannot hold matches nothing, like any other unknown id.
-    const tagIds = requested.filter(storable);
-    live = live.where((eb) =>
-      tagIds.length === 0
-        ? eb.val(false)
-        : eb.exists(
-            eb
-              .selectFrom('link_tag')
-              .select('link_tag.link_id')
-              .whereRef('link_tag.link_id', '=', 'link.id')
-              .where('link_tag.tag_id', 'in', tagIds),
-          ),
-    );
-  }
-  const search = query.search ?? '';
-  if (search !== '') {
-    // A text PostgreSQL cannot hold is in no link.
-    live = live.where((eb) =>
-      storable(search) ? eb.or(SEARCHED_COLUMNS.map((column) => eb(column, 'ilike', substringPattern(search)))) : eb.val(false),
-    );
-  }
+  if (matchesNothing) return live.where((eb) => eb.val(false));
+  if (tagIds) live = live.where('link.id', 'in', linksWithTag(db, tagIds));
+  if (search) live = live.where('link.id', 'in', linksWithText(db, accountId, search).select('link_search.link_id'));
   return live;
 }
 
@@ -53,14 +56,21 @@ export function matchingLinks(db: Db, accountId: string, query: Pick<ListLinksQu
  * How many links `matchingLinks` gives, counted the cheapest exact way (docs/performance.md,
  * bench:list): without a filter, the account's count of live links (kept by triggers); with only
  * tag_ids, the tag rows of the account's tags (deleting a link detaches its tags, so they name live
- * links only), in the (tag, link) index alone; with a search, the matches themselves.
+ * links only), in the (tag, link) index alone; with a search, the matching rows of `link_search`
+ * (live links only), without reading a link.
  */
 export function countOfMatchingLinks(db: Db, accountId: string, query: Pick<ListLinksQuery, 'tag_ids' | 'search'>) {
-  const tagIds = (query.tag_ids ?? []).filter(storable);
-  if ((query.search ?? '') !== '' || (query.tag_ids?.length && tagIds.length === 0)) {
-    return matchingLinks(db, accountId, query).select((eb) => eb.fn.countAll<string>().as('total'));
+  const { tagIds, search, matchesNothing } = filtersOf(query);
+  if (matchesNothing) {
+    return db.selectNoFrom((eb) => eb.val('0').as('total'));
   }
-  if (tagIds.length === 0) {
+  if (search) {
+    const found = linksWithText(db, accountId, search);
+    return (tagIds ? found.where('link_search.link_id', 'in', linksWithTag(db, tagIds)) : found).select((eb) =>
+      eb.fn.countAll<string>().as('total'),
+    );
+  }
+  if (!tagIds) {
     return db.selectFrom('account').select('account.live_link_count as total').where('account.id', '=', accountId);
   }
   const tagged = db
