@@ -138,6 +138,23 @@ describe('GET /links?search=', () => {
     expect(second.body).toMatchObject({ page: 2, per_page: 2, total: 5 });
   });
 
+  test('pages of a search with a tag filter, newest or oldest first, list each match once, in order', async () => {
+    const local = await createAccount(server, { plan: 'unlimited' });
+    const made: { id: string; tagged: boolean }[] = [];
+    for (let i = 0; i < 9; i++) {
+      const tagged = i % 3 !== 0;
+      const link = await createLink(local, { title: `Walk ${i}`, ...(tagged ? { tag_names: ['walk'] } : {}) });
+      made.push({ id: link.id, tagged });
+    }
+    await createLink(local, { title: 'Other', tag_names: ['walk'] });
+    const tag = (await local.call('GET', '/tags')).body.tags.find((t: { name: string }) => t.name === 'walk').id;
+    const tagged = made.filter((link) => link.tagged).map((link) => link.id);
+    expect(await allPages(local, `search=walk&tag_ids=${tag}`, 4)).toEqual([...tagged].reverse());
+    expect(await allPages(local, `search=walk&tag_ids=${tag}&order=asc`, 4)).toEqual(tagged);
+    expect(await allPages(local, 'search=WALK&order=asc', 2)).toEqual(made.map((link) => link.id));
+    expect((await local.call('GET', `/links?search=walk&tag_ids=${tag}&per_page=4&page=2`)).body.total).toBe(6);
+  });
+
   test.each([
     ['longer than 200 characters', 'a'.repeat(201), 'search must be at most 200 characters'],
     ['a control character', 'launch%0Aparty', 'search must not contain control characters'],

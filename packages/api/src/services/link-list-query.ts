@@ -53,6 +53,37 @@ export function matchingLinks(db: Db, accountId: string, query: Pick<ListLinksQu
 }
 
 /**
+ * The page of `matchingLinks` a list request asks for, in its order (select the columns on it).
+ * A search in the default order (created_at) chooses its page in `link_search`, which holds each
+ * link's creation time with an index in that order: `link` is then read for the page's links only,
+ * not for every match (a narrow search of 1,000 matches read 1,000 links to sort them), and a broad
+ * one walks that index newest first until the page is full (docs/performance.md, bench:list).
+ */
+export function pageOfMatchingLinks(db: Db, accountId: string, query: ListLinksQuery) {
+  const { tagIds, search, matchesNothing } = filtersOf(query);
+  const offset = (query.page - 1) * query.per_page;
+  if (!search || matchesNothing || query.sort !== 'created_at') {
+    return inListOrder(matchingLinks(db, accountId, query), query)
+      .limit(query.per_page)
+      .offset(offset);
+  }
+  const direction = query.order ?? DEFAULT_ORDER.created_at;
+  const found = linksWithText(db, accountId, search);
+  const page = (tagIds ? found.where('link_search.link_id', 'in', linksWithTag(db, tagIds)) : found)
+    .select('link_search.link_id')
+    .orderBy('link_search.created_at', direction)
+    .orderBy('link_search.link_id', direction)
+    .limit(query.per_page)
+    .offset(offset);
+  const links = db
+    .selectFrom('link')
+    .where('link.account_id', '=', accountId)
+    .where('link.deleted_at', 'is', null)
+    .where('link.id', 'in', page);
+  return inListOrder(links, query);
+}
+
+/**
  * How many links `matchingLinks` gives, counted the cheapest exact way (docs/performance.md,
  * bench:list): without a filter, the account's count of live links (kept by triggers); with only
  * tag_ids, the tag rows of the account's tags (deleting a link detaches its tags, so they name live

@@ -7,7 +7,7 @@ import { AppError } from '../errors.ts';
 import { type AccountRow, type Db, inTransaction, lockAccount, plainReader, readAccount } from './database.ts';
 import type { DestinationChecker } from './destinations.ts';
 import { insertWithSlug } from './link-insert.ts';
-import { countOfMatchingLinks, inListOrder, matchingLinks } from './link-list-query.ts';
+import { countOfMatchingLinks, pageOfMatchingLinks } from './link-list-query.ts';
 import {
   findLiveLink,
   findLiveLinkWithTags,
@@ -107,7 +107,6 @@ export class LinkService {
   async list(accountId: string, query: ListLinksQuery): Promise<LinkPage> {
     // Up to 100 links a page: read without the ORM's per-row conversion.
     const db = plainReader(this.#orm);
-    const live = matchingLinks(db, accountId, query);
     const [account, counted, rows] = await Promise.all([
       db
         .selectFrom('account')
@@ -115,10 +114,7 @@ export class LinkService {
         .where('id', '=', accountId)
         .executeTakeFirstOrThrow(),
       countOfMatchingLinks(db, accountId, query).executeTakeFirstOrThrow(),
-      inListOrder(live.select(LINK_READ_COLUMNS).select(tagsColumn), query)
-        .limit(query.per_page)
-        .offset((query.page - 1) * query.per_page)
-        .execute(),
+      pageOfMatchingLinks(db, accountId, query).select(LINK_READ_COLUMNS).select(tagsColumn).execute(),
     ]);
     return {
       links: rows.map((row) => toLink(row, sortedTags(row.tags), this.#shortDomain)),

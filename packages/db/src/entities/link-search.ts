@@ -7,8 +7,12 @@ import { defineEntity, p } from '@mikro-orm/core';
 export const LinkSearch = defineEntity({
   name: 'LinkSearch',
   tableName: 'link_search',
-  // Trigram index, declared so schema diffs know it (created by the migration).
+  // Indexes declared so schema diffs know it (created by the migration).
   indexes: [
+    {
+      name: 'link_search_account_created_idx',
+      expression: 'create index link_search_account_created_idx on link_search (account_id, created_at desc, link_id desc)',
+    },
     {
       name: 'link_search_text_idx',
       expression: 'create index link_search_text_idx on link_search using gin (searched_text gin_trgm_ops)',
@@ -17,6 +21,8 @@ export const LinkSearch = defineEntity({
   properties: {
     link_id: p.text().primary(),
     account_id: p.text(),
+    /** The link's, so a page of the default order is chosen here. */
+    created_at: p.datetime(),
     /** title, destination_url, slug and external_id, each lower-cased, joined by a line feed. */
     searched_text: p.text(),
   },
