@@ -229,6 +229,37 @@ describe('a search keeps up with every change of a link (link_search, kept by tr
     expect(await found(account, 'gone')).toEqual([d.id]);
   });
 
+  test('a search is planned for its text on every run: no generic plan, however often its statement runs', async () => {
+    // One connection, so the statements the list prepares are the ones pg_prepared_statements shows.
+    const orm = await createOrm({ databaseUrl: await createTestDatabase(), poolSize: 1 });
+    try {
+      const connection = orm.em.fork().getConnection();
+      await connection.execute(`
+        insert into account (id, name, plan) values ('acc_p', 'P', 'unlimited');
+        insert into tag (id, account_id, name, color) values ('tag_p', 'acc_p', 'p', 'indigo');
+        insert into link (id, account_id, slug, destination_url, title)
+          select 'lnk_p' || g, 'acc_p', 'p' || g, 'https://example.com/' || g, 'Plan ' || g from generate_series(1, 50) g;
+        insert into link_tag (link_id, tag_id) select 'lnk_p' || g, 'tag_p' from generate_series(1, 50, 2) g;`);
+      const links = createServices({ orm, shortDomain: 'https://sho.rt', reputation: new LocalDenylist() }).links;
+      for (let i = 0; i < 12; i++) {
+        const tag_ids = i % 2 ? ['tag_p'] : undefined;
+        const search = `plan ${i + 1}`;
+        const page = await links.list('acc_p', { search, tag_ids, page: 1, per_page: 20, sort: 'created_at' });
+        const expected = Array.from({ length: 50 }, (_, g) => g + 1).filter(
+          (g) => `plan ${g}`.includes(search) && (tag_ids === undefined || g % 2 === 1),
+        );
+        expect(page.total).toBe(expected.length);
+      }
+      const statements = (await connection.execute(
+        `select generic_plans::int as generic, custom_plans::int as custom from pg_prepared_statements where statement like '%link_search%'`,
+      )) as { generic: number; custom: number }[];
+      expect(statements.length).toBeGreaterThanOrEqual(2);
+      expect(statements.every((statement) => statement.generic === 0 && statement.custom >= 6)).toBe(true);
+    } finally {
+      await orm.close();
+    }
+  });
+
   test('the migration makes every live link of an existing database searchable, and no deleted one', async () => {
     const orm = await createOrm({ databaseUrl: await createTestDatabase(), poolSize: 2 });
     try {

@@ -7,7 +7,7 @@ import { AppError } from '../errors.ts';
 import { type AccountRow, type Db, inTransaction, lockAccount, plainReader, readAccount } from './database.ts';
 import type { DestinationChecker } from './destinations.ts';
 import { insertWithSlug } from './link-insert.ts';
-import { countOfMatchingLinks, pageOfMatchingLinks } from './link-list-query.ts';
+import { countOfMatchingLinks, pageOfMatchingLinks, withPlansForTheSearch } from './link-list-query.ts';
 import {
   findLiveLink,
   findLiveLinkWithTags,
@@ -113,8 +113,14 @@ export class LinkService {
         .select(['plan', 'link_limit_override', 'tag_limit_override'])
         .where('id', '=', accountId)
         .executeTakeFirstOrThrow(),
-      countOfMatchingLinks(db, accountId, query).executeTakeFirstOrThrow(),
-      pageOfMatchingLinks(db, accountId, query).select(LINK_READ_COLUMNS).select(tagsColumn).execute(),
+      withPlansForTheSearch(
+        db,
+        query,
+        (db): Promise<{ total: string | number }> => countOfMatchingLinks(db, accountId, query).executeTakeFirstOrThrow(),
+      ),
+      withPlansForTheSearch(db, query, (db) =>
+        pageOfMatchingLinks(db, accountId, query).select(LINK_READ_COLUMNS).select(tagsColumn).execute(),
+      ),
     ]);
     return {
       links: rows.map((row) => toLink(row, sortedTags(row.tags), this.#shortDomain)),
