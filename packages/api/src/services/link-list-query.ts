@@ -87,7 +87,21 @@ export function pageOfMatchingLinks(db: Db, accountId: string, query: ListLinksQ
   }
   const direction = query.order ?? DEFAULT_ORDER.created_at;
   const found = linksWithText(db, accountId, search);
-  const page = (tagIds ? found.where('link_search.link_id', 'in', linksWithTag(db, tagIds)) : found)
+  const page = (
+    tagIds
+      ? // With tags, the matches are found first, all of them (`offset 0` keeps PostgreSQL from
+        // merging this into the order below), as the count finds them. Walking the links newest
+        // first and testing each instead took 200 ms for `webinar 4` with a tag: the planner
+        // cannot see how few links match both.
+        db.selectFrom(
+          found
+            .where('link_search.link_id', 'in', linksWithTag(db, tagIds))
+            .select(['link_search.link_id', 'link_search.created_at'])
+            .offset(0)
+            .as('link_search'),
+        )
+      : found
+  )
     .select('link_search.link_id')
     .orderBy('link_search.created_at', direction)
     .orderBy('link_search.link_id', direction)
