@@ -46,7 +46,7 @@ function filtersOf(query: Pick<ListLinksQuery, 'tag_ids' | 'search'>) {
  * search that plan is blind: it cannot tell `docs` (183,000 links) from `sku-0042` (1,000), took
  * the account's index as selective, and a count of a broad word took 130 ms instead of 60 (a search
  * with a tag, up to 900 ms). `plan_cache_mode` is set for the transaction only; other statements
- * keep their generic plans. Costs two short round trips (begin and set, commit), which a search,
+ * keep their generic plans. Costs three short round trips (begin, set, commit), which a search,
  * at 5 ms or more, does not notice.
  */
 export async function withPlansForTheSearch<T>(db: Db, query: Pick<ListLinksQuery, 'search'>, run: (db: Db) => Promise<T>): Promise<T> {
@@ -119,8 +119,8 @@ export function pageOfMatchingLinks(db: Db, accountId: string, query: ListLinksQ
  * How many links `matchingLinks` gives, counted the cheapest exact way (docs/performance.md,
  * bench:list): without a filter, the account's count of live links (kept by triggers); with only
  * tag_ids, the tag rows of the account's tags (deleting a link detaches its tags, so they name live
- * links only), in the (tag, link) index alone, a link with several of the tags once; with a search, the matching rows of `link_search`
- * (live links only), without reading a link.
+ * links only), in the (tag, link) index alone, a link with several of the tags once; with a
+ * search, the matching rows of `link_search` (live links only), without reading a link.
  */
 export function countOfMatchingLinks(db: Db, accountId: string, query: Pick<ListLinksQuery, 'tag_ids' | 'search'>) {
   const { tagIds, search, matchesNothing } = filtersOf(query);
