@@ -69,8 +69,9 @@ const array = (texts: string[]) => `array[${texts.map((text) => `'${text.replace
  *   many equal counts;
  * - a creation time, one every 90 seconds back from now (2.9 years for a million);
  * - 40% carry one of the tags, and every tenth of those a second.
- * The other accounts get the same kind of links, fewer. Secondary indexes are dropped for the bulk
- * load and rebuilt from their own definitions (as the migrations made them) afterwards.
+ * The other accounts get the same kind of links, fewer. Each link's row of `link_search` is made by
+ * its trigger, as for any insert. Secondary indexes (of link, link_tag and link_search) are dropped
+ * for the bulk load and rebuilt from their own definitions (as the migrations made them) afterwards.
  */
 export async function seedLinks(orm: Orm, accountId: string, otherAccountIds: string[], shape: ListSeedShape): Promise<void> {
   const connection = orm.em.fork().getConnection();
@@ -98,8 +99,8 @@ export async function seedLinks(orm: Orm, accountId: string, otherAccountIds: st
   console.log(`seeding ${shape.links.toLocaleString('en')} links in one account and ${shape.otherAccounts} others of ${shape.otherLinks}:`);
   const started = performance.now();
   const indexes = (await connection.execute(
-    `select indexname, indexdef from pg_indexes where schemaname = current_schema() and tablename in ('link', 'link_tag')
-       and indexname not in ('link_pkey', 'link_tag_pkey')`,
+    `select indexname, indexdef from pg_indexes where schemaname = current_schema() and tablename in ('link', 'link_tag', 'link_search')
+       and indexname not in ('link_pkey', 'link_tag_pkey', 'link_search_pkey')`,
   )) as { indexname: string; indexdef: string }[];
   await run('drop secondary indexes', indexes.map((index) => `drop index ${index.indexname};`).join('\n'));
   await run('links', linksOf(accountId, 'lnk_list', '', shape.links));
@@ -124,7 +125,7 @@ export async function seedLinks(orm: Orm, accountId: string, otherAccountIds: st
     'rebuild indexes',
     `set maintenance_work_mem = '512MB'; ${indexes.map((index) => `${index.indexdef};`).join('\n')} reset maintenance_work_mem;`,
   );
-  await run('vacuum analyze', 'vacuum analyze link, link_tag, tag');
+  await run('vacuum analyze', 'vacuum analyze link, link_search, link_tag, tag');
   await run('checkpoint', 'checkpoint');
   console.log(`  ${'total'.padEnd(34)} ${((performance.now() - started) / 1000).toFixed(1).padStart(6)} s`);
 }

@@ -1,6 +1,9 @@
+import { LocalDenylist } from '@shortlinks/api/reputation';
+import { createServices } from '@shortlinks/api/services';
 import { createClient } from '@shortlinks/client';
+import { createOrm } from '@shortlinks/db';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createAccount, createLink, startTestServer, type TestAccount, type TestServer } from './harness.ts';
+import { createAccount, createLink, createTestDatabase, startTestServer, type TestAccount, type TestServer } from './harness.ts';
 
 let server: TestServer;
 
@@ -135,6 +138,23 @@ describe('GET /links?search=', () => {
     expect(second.body).toMatchObject({ page: 2, per_page: 2, total: 5 });
   });
 
+  test('pages of a search with a tag filter, newest or oldest first, list each match once, in order', async () => {
+    const local = await createAccount(server, { plan: 'unlimited' });
+    const made: { id: string; tagged: boolean }[] = [];
+    for (let i = 0; i < 9; i++) {
+      const tagged = i % 3 !== 0;
+      const link = await createLink(local, { title: `Walk ${i}`, ...(tagged ? { tag_names: ['walk'] } : {}) });
+      made.push({ id: link.id, tagged });
+    }
+    await createLink(local, { title: 'Other', tag_names: ['walk'] });
+    const tag = (await local.call('GET', '/tags')).body.tags.find((t: { name: string }) => t.name === 'walk').id;
+    const tagged = made.filter((link) => link.tagged).map((link) => link.id);
+    expect(await allPages(local, `search=walk&tag_ids=${tag}`, 4)).toEqual([...tagged].reverse());
+    expect(await allPages(local, `search=walk&tag_ids=${tag}&order=asc`, 4)).toEqual(tagged);
+    expect(await allPages(local, 'search=WALK&order=asc', 2)).toEqual(made.map((link) => link.id));
+    expect((await local.call('GET', `/links?search=walk&tag_ids=${tag}&per_page=4&page=2`)).body.total).toBe(6);
+  });
+
   test.each([
     ['longer than 200 characters', 'a'.repeat(201), 'search must be at most 200 characters'],
     ['a control character', 'launch%0Aparty', 'search must not contain control characters'],
@@ -148,6 +168,127 @@ describe('GET /links?search=', () => {
     const response = await account.call('GET', `/links?search=${encodeURIComponent('🚀'.repeat(200))}`);
     expect(response.status).toBe(200);
     expect(response.body.total).toBe(0);
+  });
+});
+
+describe('a search keeps up with every change of a link (link_search, kept by triggers)', () => {
+  const found = async (account: TestAccount, search: string) => {
+    const response = await account.call('GET', `/links?search=${encodeURIComponent(search)}`);
+    expect(response.status).toBe(200);
+    expect(response.body.total).toBe(response.body.links.length);
+    return ids(response.body).sort();
+  };
+
+  test('links are found as soon as they are made: one at a time, in bulk and by upsert', async () => {
+    const account = await createAccount(server, { plan: 'unlimited' });
+    const single = await createLink(account, { title: 'Kept one', destination_url: 'https://example.com/kept/1' });
+    const bulk = await account.call('POST', '/links/bulk', {
+      links: [
+        { title: 'Kept two', destination_url: 'https://example.com/kept/2' },
+        { title: 'Kept three', destination_url: 'https://example.com/kept/3', external_id: 'KEPT-3' },
+      ],
+    });
+    expect(bulk.status).toBe(201);
+    const upserted = await account.call('POST', '/links/upsert', { title: 'Kept four', destination_url: 'https://example.com/kept/4' });
+    expect(upserted.body.created).toBe(true);
+    const made = [single.id, ...bulk.body.results.map((result: { link: { id: string } }) => result.link.id), upserted.body.id];
+    expect(await found(account, 'kept')).toEqual([...made].sort());
+    expect(await found(account, 'kept-3')).toEqual([made[2]]);
+  });
+
+  test('an edit is found by its new title and destination at once, and no longer by the old ones', async () => {
+    const account = await createAccount(server, { plan: 'unlimited' });
+    const link = await createLink(account, { title: 'Before title', destination_url: 'https://example.com/before-path' });
+    const other = await createLink(account, { title: 'Untouched', destination_url: 'https://example.com/other' });
+    expect((await account.call('PATCH', `/links/${link.id}`, { title: 'After Title' })).status).toBe(200);
+    expect(await found(account, 'before title')).toEqual([]);
+    expect(await found(account, 'after title')).toEqual([link.id]);
+    const moved = await account.call('PATCH', '/links/bulk', {
+      ids: [link.id, other.id],
+      changes: { destination_url: 'https://example.com/AFTER-path' },
+    });
+    expect(moved.status).toBe(200);
+    expect(await found(account, 'before-path')).toEqual([]);
+    expect(await found(account, 'after-path')).toEqual([link.id, other.id].sort());
+    // A click count changes no searched field: the link is found as before.
+    await setClickCounts({ [link.id]: 7 });
+    expect(await found(account, 'after title')).toEqual([link.id]);
+  });
+
+  test('a link deleted through the API or removed from the database is no longer found or counted', async () => {
+    const account = await createAccount(server, { plan: 'unlimited' });
+    const [a, b, c, d] = [
+      await createLink(account, { title: 'Gone a' }),
+      await createLink(account, { title: 'Gone b' }),
+      await createLink(account, { title: 'Gone c' }),
+      await createLink(account, { title: 'Gone d' }),
+    ];
+    expect((await account.call('DELETE', `/links/${a.id}`)).status).toBe(204);
+    expect((await account.call('DELETE', `/links/bulk?ids=${b.id}`)).status).toBe(200);
+    await server.orm.em.fork().getConnection().execute('delete from link where id = ?', [c.id]);
+    expect(await found(account, 'gone')).toEqual([d.id]);
+  });
+
+  test('a search is planned for its text on every run: no generic plan, however often its statement runs', async () => {
+    // One connection, so the statements the list prepares are the ones pg_prepared_statements shows.
+    const orm = await createOrm({ databaseUrl: await createTestDatabase(), poolSize: 1 });
+    try {
+      const connection = orm.em.fork().getConnection();
+      await connection.execute(`
+        insert into account (id, name, plan) values ('acc_p', 'P', 'unlimited');
+        insert into tag (id, account_id, name, color) values ('tag_p', 'acc_p', 'p', 'indigo');
+        insert into link (id, account_id, slug, destination_url, title)
+          select 'lnk_p' || g, 'acc_p', 'p' || g, 'https://example.com/' || g, 'Plan ' || g from generate_series(1, 50) g;
+        insert into link_tag (link_id, tag_id) select 'lnk_p' || g, 'tag_p' from generate_series(1, 50, 2) g;`);
+      const links = createServices({ orm, shortDomain: 'https://sho.rt', reputation: new LocalDenylist() }).links;
+      for (let i = 0; i < 12; i++) {
+        const tag_ids = i % 2 ? ['tag_p'] : undefined;
+        const search = `plan ${i + 1}`;
+        const page = await links.list('acc_p', { search, tag_ids, page: 1, per_page: 20, sort: 'created_at' });
+        const expected = Array.from({ length: 50 }, (_, g) => g + 1).filter(
+          (g) => `plan ${g}`.includes(search) && (tag_ids === undefined || g % 2 === 1),
+        );
+        expect(page.total).toBe(expected.length);
+      }
+      const statements = (await connection.execute(
+        `select generic_plans::int as generic, custom_plans::int as custom from pg_prepared_statements where statement like '%link_search%'`,
+      )) as { generic: number; custom: number }[];
+      expect(statements.length).toBeGreaterThanOrEqual(2);
+      expect(statements.every((statement) => statement.generic === 0 && statement.custom >= 6)).toBe(true);
+    } finally {
+      await orm.close();
+    }
+  });
+
+  test('the migration makes every live link of an existing database searchable, and no deleted one', async () => {
+    const orm = await createOrm({ databaseUrl: await createTestDatabase(), poolSize: 2 });
+    try {
+      await orm.migrator.down({ to: 'Migration20261125100000_account_api_rate_limit' });
+      await orm.em
+        .fork()
+        .getConnection()
+        .execute(`
+        insert into account (id, name, plan) values ('acc_m', 'M', 'unlimited');
+        insert into link (id, account_id, slug, destination_url, title, external_id, deleted_at) values
+          ('lnk_m1', 'acc_m', 'old-one', 'https://example.com/Old/1', 'Old ONE', null, null),
+          ('lnk_m2', 'acc_m', 'x2', 'https://example.com/2', 'Two', 'old-crm', null),
+          ('lnk_m3', 'acc_m', 'x3', 'https://example.com/old/3', 'Old deleted', null, now());`);
+      await orm.migrator.up();
+      const links = createServices({ orm, shortDomain: 'https://sho.rt', reputation: new LocalDenylist() }).links;
+      const list = (search: string) => links.list('acc_m', { search, page: 1, per_page: 20, sort: 'created_at' });
+      expect((await list('OLD')).links.map((link) => link.id).sort()).toEqual(['lnk_m1', 'lnk_m2']);
+      expect((await list('OLD')).total).toBe(2);
+      expect((await list('old-one')).links.map((link) => link.id)).toEqual(['lnk_m1']);
+      // And the triggers keep it from then on.
+      await orm.em
+        .fork()
+        .getConnection()
+        .execute(`update link set title = 'New one', slug = 'new-one', destination_url = 'https://example.com/1' where id = 'lnk_m1'`);
+      expect((await list('old')).links.map((link) => link.id)).toEqual(['lnk_m2']);
+      expect((await list('new one')).total).toBe(1);
+    } finally {
+      await orm.close();
+    }
   });
 });
 

@@ -6,6 +6,7 @@ import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { embeddedMemorySettings } from './embedded-memory.ts';
 import { type EmbeddedDatabase, freePort, startEmbeddedPostgres } from './embedded-postgres.ts';
 import { importWithoutSignalHandlers } from './embedded-postgres-library.ts';
 import { withClient } from './embedded-roles.ts';
@@ -91,6 +92,16 @@ describe('a fresh embedded PostgreSQL', () => {
       expect((await admin.query('show unix_socket_directories')).rows).toEqual([{ unix_socket_directories: '' }]);
       const methods = await admin.query('select distinct auth_method from pg_hba_file_rules');
       expect(methods.rows).toEqual([{ auth_method: 'scram-sha-256' }]);
+    });
+  });
+
+  test("shared_buffers is a quarter of the machine's memory (128 MB to 2 GB), effective_cache_size half of it", async () => {
+    const { sharedBuffersMiB, effectiveCacheSizeMiB } = embeddedMemorySettings();
+    await withClient(required(database).adminUrl, async (admin) => {
+      const setting = async (name: string) =>
+        Number((await admin.query(`select setting::bigint * 8 / 1024 as mib from pg_settings where name = '${name}'`)).rows[0].mib);
+      expect(await setting('shared_buffers')).toBe(sharedBuffersMiB);
+      expect(await setting('effective_cache_size')).toBe(effectiveCacheSizeMiB);
     });
   });
 

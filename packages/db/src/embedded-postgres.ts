@@ -6,6 +6,7 @@ import { userInfo } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type ClusterCredentials, loadOrCreateCredentials, type RoleCredentials } from './embedded-credentials.ts';
+import { embeddedMemoryFlags } from './embedded-memory.ts';
 import { importWithoutSignalHandlers, withDetachedSpawn } from './embedded-postgres-library.ts';
 import { prepareApplicationDatabase } from './embedded-roles.ts';
 import { ensureRunAsUser, ensureRunAsUserCanReach, writePasswordFile } from './embedded-run-as.ts';
@@ -102,7 +103,15 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
       '--builtin-locale=C.UTF-8',
       ...(passwordFile ? [`--pwfile=${passwordFile.path}`] : []),
     ],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=300'],
+    postgresFlags: [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+      '-c',
+      'max_connections=300',
+      ...embeddedMemoryFlags(),
+    ],
     onLog: (message: unknown) => log(String(message).trimEnd()),
     onError: (error: unknown) => log(`[error] ${String(error)}`),
   });

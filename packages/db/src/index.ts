@@ -6,6 +6,6 @@ export {
   ChangeListener,
   LINK_CHANGES_CHANNEL,
 } from './change-announcements.ts';
-export { Account, ApiKey, Click, type Database, DenylistEntry, entities, Link, LinkTag, Tag } from './entities/index.ts';
+export { Account, ApiKey, Click, type Database, DenylistEntry, entities, Link, LinkSearch, LinkTag, Tag } from './entities/index.ts';
 export { createOrm, migrate, type Orm, type OrmOptions } from './orm.ts';
 export { violatedUniqueIndex } from './unique-violation.ts';

@@ -7,7 +7,7 @@ import { AppError } from '../errors.ts';
 import { type AccountRow, type Db, inTransaction, lockAccount, plainReader, readAccount } from './database.ts';
 import type { DestinationChecker } from './destinations.ts';
 import { insertWithSlug } from './link-insert.ts';
-import { countOfMatchingLinks, inListOrder, matchingLinks } from './link-list-query.ts';
+import { countOfMatchingLinks, pageOfMatchingLinks, withPlansForTheSearch } from './link-list-query.ts';
 import { type PageLink, type UnfilteredPage, unfilteredPage } from './link-page-query.ts';
 import {
   findLiveLink,
@@ -113,18 +113,20 @@ export class LinkService {
       if (!page) throw new AppError('UNAUTHORIZED');
       return this.#page(page.links, query, page.total, page.account);
     }
-    const live = matchingLinks(db, accountId, query);
     const [account, counted, rows] = await Promise.all([
       db
         .selectFrom('account')
         .select(['plan', 'link_limit_override', 'tag_limit_override'])
         .where('id', '=', accountId)
         .executeTakeFirstOrThrow(),
-      countOfMatchingLinks(db, accountId, query).executeTakeFirstOrThrow(),
-      inListOrder(live.select(LINK_READ_COLUMNS).select(tagsColumn), query)
-        .limit(query.per_page)
-        .offset((query.page - 1) * query.per_page)
-        .execute(),
+      withPlansForTheSearch(
+        db,
+        query,
+        (db): Promise<{ total: string | number }> => countOfMatchingLinks(db, accountId, query).executeTakeFirstOrThrow(),
+      ),
+      withPlansForTheSearch(db, query, (db) =>
+        pageOfMatchingLinks(db, accountId, query).select(LINK_READ_COLUMNS).select(tagsColumn).execute(),
+      ),
     ]);
     return this.#page(rows, query, Number(counted.total), account);
   }

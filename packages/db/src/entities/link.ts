@@ -25,11 +25,6 @@ export const Link = defineEntity({
       expression: 'create index link_account_destination_idx on link (account_id, md5(destination_url)) where deleted_at is null',
     },
     {
-      name: 'link_search_idx',
-      expression:
-        'create index link_search_idx on link using gin (title gin_trgm_ops, destination_url gin_trgm_ops, slug gin_trgm_ops, external_id gin_trgm_ops) where deleted_at is null',
-    },
-    {
       name: 'link_account_clicks_idx',
       expression: 'create index link_account_clicks_idx on link (account_id, click_count desc, id desc) where deleted_at is null',
     },
