@@ -1,20 +1,18 @@
 import type { ListLinksQuery } from '@shortlinks/contract';
 import { type CompiledQuery, sql } from 'kysely';
+import { filledIn, STAND_IN } from './compiled-query.ts';
 import type { Db } from './database.ts';
 import { inListOrder } from './link-list-query.ts';
-import { LINK_READ_COLUMNS, type LinkRecord, tagsColumn } from './link-reads.ts';
-
-/** A link of the page, with its tags as {@link tagsColumn} reads them. */
-export type PageLink = LinkRecord & { tags: { id: string; name: string; color: string }[] };
+import { LINK_COLUMNS, LINK_READ_COLUMNS, type LinkWithTags, tagsColumn } from './link-reads.ts';
 
 /** The account's limits and count of live links, with one page of its live links. */
 export interface UnfilteredPage {
   account: { plan: string; link_limit_override: number | null; tag_limit_override: number | null };
   total: number;
-  links: PageLink[];
+  links: LinkWithTags[];
 }
 
-interface PageRow extends Omit<PageLink, 'id'> {
+interface PageRow extends Omit<LinkWithTags, 'id'> {
   id: string | null;
   plan: string;
   link_limit_override: number | null;
@@ -22,24 +20,8 @@ interface PageRow extends Omit<PageLink, 'id'> {
   live_link_count: string | number;
 }
 
-/** Stand-ins compiled into the statement once, replaced by the request's values on every call. */
-const ACCOUNT = '\u0000account';
-const LIMIT = -1_000_001;
-const OFFSET = -1_000_002;
-
-const PAGE_COLUMNS = [
-  'id',
-  'slug',
-  'destination_url',
-  'title',
-  'external_id',
-  'comments',
-  'expires_at',
-  'expiration_url',
-  'click_count',
-  'created_at',
-  'tags',
-] as const;
+/** A page's columns: the link's, as the lateral subquery `page` selects them. */
+const PAGE_COLUMNS = [...LINK_COLUMNS.map((column) => column.replace('link.', 'page.')), 'page.tags'] as `page.${keyof LinkWithTags}`[];
 
 /** The statement of each builder and order, compiled once: building it cost more than a tenth of a list request. */
 const compiledPages = new WeakMap<Db, Map<string, CompiledQuery<PageRow>>>();
@@ -53,14 +35,17 @@ const compiledPages = new WeakMap<Db, Map<string, CompiledQuery<PageRow>>>();
  */
 export async function unfilteredPage(db: Db, accountId: string, query: ListLinksQuery): Promise<UnfilteredPage | undefined> {
   const compiled = compiledPage(db, query);
-  const parameters = compiled.parameters.map((value) =>
-    value === ACCOUNT ? accountId : value === LIMIT ? query.per_page : value === OFFSET ? (query.page - 1) * query.per_page : value,
+  const { rows } = await db.executeQuery(
+    filledIn(compiled, [
+      [STAND_IN.account, accountId],
+      [STAND_IN.limit, query.per_page],
+      [STAND_IN.offset, (query.page - 1) * query.per_page],
+    ]),
   );
-  const { rows } = await db.executeQuery<PageRow>({ ...compiled, parameters });
   const first = rows[0];
   if (!first) return undefined;
   // Each row carries the account's columns too, which toLink does not read: no copy without them.
-  const links = (first.id === null ? [] : rows) as unknown as PageLink[];
+  const links = (first.id === null ? [] : rows) as unknown as LinkWithTags[];
   return {
     account: { plan: first.plan, link_limit_override: first.link_limit_override, tag_limit_override: first.tag_limit_override },
     total: Number(first.live_link_count),
@@ -83,14 +68,14 @@ function compiledPage(db: Db, query: Pick<ListLinksQuery, 'sort' | 'order'>): Co
       .select(tagsColumn)
       .where('link.account_id', '=', sql<string>`"account"."id"`)
       .where('link.deleted_at', 'is', null);
-    const page = inListOrder(live, query).limit(LIMIT).offset(OFFSET).as('page');
+    const page = inListOrder(live, query).limit(STAND_IN.limit).offset(STAND_IN.offset).as('page');
     compiled = db
       .selectFrom('account')
       // One row with no link when the page is empty: the account's limits and count still come.
       .leftJoinLateral(page, (join) => join.onTrue())
       .select(['account.plan', 'account.link_limit_override', 'account.tag_limit_override', 'account.live_link_count'])
-      .select(PAGE_COLUMNS.map((column) => `page.${column}` as const))
-      .where('account.id', '=', ACCOUNT)
+      .select(PAGE_COLUMNS)
+      .where('account.id', '=', STAND_IN.account)
       .compile() as unknown as CompiledQuery<PageRow>;
     byOrder.set(key, compiled);
   }

@@ -2,6 +2,7 @@ import type { Link, TagColor, TagSummary } from '@shortlinks/contract';
 import type { Database } from '@shortlinks/db';
 import { type CompiledQuery, type ExpressionBuilder, sql } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
+import { filledIn, STAND_IN } from './compiled-query.ts';
 import { type Db, storable } from './database.ts';
 import { byName } from './tag-resolution.ts';
 
@@ -93,14 +94,11 @@ export function sortedTags(tags: readonly { id: string; name: string; color: str
   return (tags as TagSummary[]).sort(byName);
 }
 
-/** Stand-ins compiled into a query once, replaced by the request's values on every call. */
-const ACCOUNT = '\u0000account';
-const REF = '\u0000ref';
-
 /** The GET query of each builder and way of naming a link, compiled once: building it cost a tenth of a GET. */
 const compiledReads = new WeakMap<Db, Record<'id' | 'external', CompiledQuery<LinkWithTags>>>();
 
-type LinkWithTags = LinkRecord & { tags: { id: string; name: string; color: string }[] };
+/** A link as the plain reads select it, with its tags as {@link tagsColumn} reads them. */
+export type LinkWithTags = LinkRecord & { tags: { id: string; name: string; color: string }[] };
 
 function compiledRead(db: Db) {
   let compiled = compiledReads.get(db);
@@ -109,11 +107,11 @@ function compiledRead(db: Db) {
       .selectFrom('link')
       .select(LINK_READ_COLUMNS)
       .select(tagsColumn)
-      .where('link.account_id', '=', ACCOUNT)
+      .where('link.account_id', '=', STAND_IN.account)
       .where('link.deleted_at', 'is', null);
     compiled = {
-      id: live.where('link.id', '=', REF).compile() as CompiledQuery<LinkWithTags>,
-      external: live.where('link.external_id', '=', REF).compile() as CompiledQuery<LinkWithTags>,
+      id: live.where('link.id', '=', STAND_IN.ref).compile() as CompiledQuery<LinkWithTags>,
+      external: live.where('link.external_id', '=', STAND_IN.ref).compile() as CompiledQuery<LinkWithTags>,
     };
     compiledReads.set(db, compiled);
   }
@@ -126,8 +124,12 @@ export async function findLiveLinkWithTags(db: Db, accountId: string, ref: strin
   const compiled = ref.startsWith('lnk_') ? compiledRead(db).id : ref.startsWith('ext_') ? compiledRead(db).external : undefined;
   if (!compiled) return undefined;
   const value = ref.startsWith('ext_') ? ref.slice('ext_'.length) : ref;
-  const parameters = compiled.parameters.map((parameter) => (parameter === ACCOUNT ? accountId : parameter === REF ? value : parameter));
-  const result = await db.executeQuery<LinkWithTags>({ ...compiled, parameters });
+  const result = await db.executeQuery(
+    filledIn(compiled, [
+      [STAND_IN.account, accountId],
+      [STAND_IN.ref, value],
+    ]),
+  );
   return result.rows[0];
 }
 

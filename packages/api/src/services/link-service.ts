@@ -8,13 +8,14 @@ import { type AccountRow, type Db, inTransaction, lockAccount, plainReader, read
 import type { DestinationChecker } from './destinations.ts';
 import { insertWithSlug } from './link-insert.ts';
 import { countOfMatchingLinks, pageOfMatchingLinks, withPlansForTheSearch } from './link-list-query.ts';
-import { type PageLink, type UnfilteredPage, unfilteredPage } from './link-page-query.ts';
+import { type UnfilteredPage, unfilteredPage } from './link-page-query.ts';
 import {
   findLiveLink,
   findLiveLinkWithTags,
   LINK_COLUMNS,
   LINK_READ_COLUMNS,
   type LinkRow,
+  type LinkWithTags,
   sortedTags,
   tagsColumn,
   tagsOfLinks,
@@ -131,7 +132,7 @@ export class LinkService {
     return this.#page(rows, query, Number(counted.total), account);
   }
 
-  #page(rows: readonly PageLink[], query: ListLinksQuery, total: number, account: UnfilteredPage['account']): LinkPage {
+  #page(rows: readonly LinkWithTags[], query: ListLinksQuery, total: number, account: UnfilteredPage['account']): LinkPage {
     return {
       links: rows.map((row) => toLink(row, sortedTags(row.tags), this.#shortDomain)),
       page: query.page,
