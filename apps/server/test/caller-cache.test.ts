@@ -123,6 +123,7 @@ describe('the callers one process keeps in memory', () => {
     const listener = new ChangeListener(databaseUrl, {
       linkChanged: () => {},
       callerChanged: () => here.apiKeys.callers.clear(),
+      accountLinksChanged: () => {},
       reset: () => here.apiKeys.callers.clear(),
     });
     listeners.push(listener);

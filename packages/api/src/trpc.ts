@@ -62,14 +62,19 @@ export const router = t.router;
 
 /**
  * Needs `Authorization: Bearer <API key>`: the transport found the caller; this only checks there is
- * one. Domain errors the procedure throws become TRPCErrors whose code carries the spec's HTTP
+ * one. After a mutation, the links this process keeps of the account are forgotten. Domain errors the procedure throws become TRPCErrors whose code carries the spec's HTTP
  * status. One middleware for both: each one a call passes through costs a GET measurably
  * (docs/performance.md, bench:api).
  */
-const authed = t.procedure.use(async ({ ctx, next }) => {
+const authed = t.procedure.use(async ({ ctx, next, type }) => {
   if (!ctx.caller) throw toTRPCError(new AppError('UNAUTHORIZED'));
+  const { accountId } = ctx.caller;
   // tRPC merges what `next` is given into the context.
-  const result = await next({ ctx: { accountId: ctx.caller.accountId } });
+  const result = await next({ ctx: { accountId } });
+  // A mutation may have changed the account's links: this process forgets those it keeps before
+  // answering, so the caller reads its own writes; other processes hear it announced
+  // (link-read-cache.ts).
+  if (type === 'mutation') ctx.services.links.reads.forgetAccount(accountId);
   if (!result.ok && result.error.cause instanceof AppError) throw toTRPCError(result.error.cause);
   return result;
 });

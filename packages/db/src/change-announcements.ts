@@ -12,6 +12,13 @@ export const LINK_CHANGES_CHANNEL = 'shortlinks_link_changes';
  */
 export const CALLER_CHANGES_CHANNEL = 'shortlinks_caller_changes';
 
+/**
+ * The channel on which every change to what a link read answers (a link, its tags, its click
+ * count) is announced, with the account's id as the payload. Triggers announce it, whoever writes
+ * (Migration20261127090000_account_links_changes).
+ */
+export const ACCOUNT_LINKS_CHANNEL = 'shortlinks_account_links';
+
 /** Announces, when the surrounding transaction commits, that the link at `slug` changed. */
 export async function announceLinkChange(db: Kysely<Database>, slug: string): Promise<void> {
   await sql`select pg_notify(${LINK_CHANGES_CHANNEL}, ${slug})`.execute(db);
@@ -31,6 +38,8 @@ export interface ChangeHandlers {
   linkChanged(slug: string): void;
   /** A key of this account was revoked, or the account's plan or limits changed. */
   callerChanged(accountId: string): void;
+  /** A link of this account, or a tag on one, or its click count changed. */
+  accountLinksChanged(accountId: string): void;
   /**
    * Announcements may have been missed (first connection, or a reconnection): anything cached
    * about links or callers must be forgotten. `connected` tells whether announcements now arrive.
@@ -40,7 +49,7 @@ export interface ChangeHandlers {
 }
 
 /**
- * Listens to link and caller changes on one dedicated connection (LISTEN needs one), reconnecting
+ * Listens to link, caller and account-links changes on one dedicated connection (LISTEN needs one), reconnecting
  * with backoff when the connection drops.
  */
 export class ChangeListener {
@@ -82,12 +91,13 @@ export class ChangeListener {
       if (!message.payload) return;
       if (message.channel === LINK_CHANGES_CHANNEL) this.#handlers.linkChanged(message.payload);
       else if (message.channel === CALLER_CHANGES_CHANNEL) this.#handlers.callerChanged(message.payload);
+      else if (message.channel === ACCOUNT_LINKS_CHANNEL) this.#handlers.accountLinksChanged(message.payload);
     });
     client.on('error', (error) => lost(error.message));
     client.on('end', () => lost('connection ended'));
     try {
       await client.connect();
-      await client.query(`listen ${LINK_CHANGES_CHANNEL}; listen ${CALLER_CHANGES_CHANNEL}`);
+      await client.query(`listen ${LINK_CHANGES_CHANNEL}; listen ${CALLER_CHANGES_CHANNEL}; listen ${ACCOUNT_LINKS_CHANNEL}`);
       this.#client = client;
       if (this.#stopped) {
         await client.end();

@@ -1,4 +1,5 @@
 export {
+  ACCOUNT_LINKS_CHANNEL,
   announceCallerChange,
   announceLinkChange,
   CALLER_CHANGES_CHANNEL,

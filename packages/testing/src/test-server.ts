@@ -25,6 +25,8 @@ export interface HarnessOptions {
   databaseUrl?: string;
   /** Click flush interval; tests that count clicks call `services.clicks.flush()` themselves. */
   clickFlushMs?: number;
+  /** How long a link read may be answered from memory (LINK_READ_CACHE_MS by default). */
+  linkReadCacheMs?: number;
   /** Remote reputation or other sources asked after the stored denylist, instead of the default domain list. */
   reputation?: UrlReputation;
   logLevel?: string;
@@ -69,6 +71,7 @@ export function testServers<Options extends HarnessBuildOptions>(build: ServerBu
       shortDomain = 'https://sho.rt',
       denylist,
       clickFlushMs,
+      linkReadCacheMs,
       reputation,
       logLevel = 'warn',
       logStream,
@@ -83,6 +86,7 @@ export function testServers<Options extends HarnessBuildOptions>(build: ServerBu
       shortDomain,
       reputation: reputation ?? new LocalDenylist(denylist ?? ['flagged.example']),
       clicks: { flushIntervalMs: clickFlushMs ?? 60_000 },
+      ...(linkReadCacheMs === undefined ? {} : { linkReadCacheMs }),
     });
     const app = await build({
       ...definedOnly(serverOptions),

@@ -28,6 +28,8 @@ export interface ClickRecorderOptions {
   retentionDays?: number;
   /** Where the recorder says what went wrong: clicks dropped, writes failing, housekeeping failing. */
   log?: (message: string) => void;
+  /** Told once clicks were written: click counts changed (what this process keeps of them is stale). */
+  written?: () => void;
 }
 
 /** Clicks the recorder gave up on since it started (for metrics); they are in no count. */
@@ -82,6 +84,7 @@ export class ClickRecorder {
   readonly #maxBuffered: number;
   readonly #retentionDays: number;
   readonly #log: (message: string) => void;
+  readonly #written: () => void;
   readonly #salts = new VisitorSalts();
   #groups = new Map<string, ClickGroup>();
   /**
@@ -107,6 +110,7 @@ export class ClickRecorder {
     this.#maxBuffered = options.maxBuffered ?? 1_000_000;
     this.#retentionDays = options.retentionDays ?? DEFAULT_RETENTION_DAYS;
     this.#log = options.log ?? (() => {});
+    this.#written = options.written ?? (() => {});
   }
 
   record(event: ClickEvent): void {
@@ -244,7 +248,9 @@ export class ClickRecorder {
     const db = this.#db();
     try {
       await writeApart((groups) => writeClickBatch(db, groups), [...batch.values()], progress);
+      this.#written();
     } catch (error) {
+      if (progress.written.size > 0) this.#written();
       // Keep what was neither written nor refused for the next attempt (the database may be restarting).
       const refused = new Set(progress.refused.map(({ item }) => item));
       for (const [key, group] of batch) {

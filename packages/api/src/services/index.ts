@@ -11,6 +11,7 @@ import { DestinationChecker } from './destinations.ts';
 import { LinkBulkService } from './link-bulk-service.ts';
 import { LinkExportService } from './link-export.ts';
 import { LinkImportService } from './link-import.ts';
+import { LinkReadCache } from './link-read-cache.ts';
 import { LinkService } from './link-service.ts';
 import { StatsService } from './stats-service.ts';
 import { TagService } from './tag-service.ts';
@@ -27,6 +28,7 @@ export {
   type ImportResult,
   type RowRefusal,
 } from './link-import.ts';
+export { LINK_READ_CACHE_MS, LinkReadCache } from './link-read-cache.ts';
 
 export interface ServiceOptions {
   orm: Orm;
@@ -40,6 +42,8 @@ export interface ServiceOptions {
   clicks?: ClickRecorderOptions;
   /** How long a caller may be answered from memory (CALLER_CACHE_MS); tests set it. */
   callerCacheMs?: number;
+  /** How long a link read may be answered from memory (LINK_READ_CACHE_MS); tests set it. */
+  linkReadCacheMs?: number;
 }
 
 /** Every domain service, built once per process. */
@@ -57,13 +61,19 @@ export interface Services {
   denylist: DenylistService;
 }
 
-export function createServices({ orm, shortDomain, reputation, clicks, callerCacheMs }: ServiceOptions): Services {
+export function createServices({ orm, shortDomain, reputation, clicks, callerCacheMs, linkReadCacheMs }: ServiceOptions): Services {
   const origin = shortDomain.replace(/\/+$/, '');
   const denylist = new DenylistService(orm);
   const destinations = new DestinationChecker(hostOf(origin), new ReputationChain(reputation ? [denylist, reputation] : [denylist]));
   const redirects = new RedirectService(orm);
   const changed = (slug: string) => redirects.cache.invalidate(slug);
-  const links = new LinkService(orm, destinations, origin, changed);
+  const links = new LinkService(
+    orm,
+    destinations,
+    origin,
+    changed,
+    new LinkReadCache(linkReadCacheMs === undefined ? {} : { ttlMs: linkReadCacheMs }),
+  );
   const apiKeys = new ApiKeyService(orm, new CallerCache(callerCacheMs === undefined ? {} : { ttlMs: callerCacheMs }));
   return {
     accounts: new AccountService(orm, () => apiKeys.callers.clear()),
@@ -75,7 +85,8 @@ export function createServices({ orm, shortDomain, reputation, clicks, callerCac
     tags: new TagService(orm),
     stats: new StatsService(orm, origin),
     redirects,
-    clicks: new ClickRecorder(orm, clicks),
+    // Click counts are part of a link read: this process forgets the links it keeps once clicks are written.
+    clicks: new ClickRecorder(orm, { ...clicks, written: () => links.reads.clear() }),
     denylist,
   };
 }

@@ -9,6 +9,7 @@ import type { DestinationChecker } from './destinations.ts';
 import { insertWithSlug } from './link-insert.ts';
 import { countOfMatchingLinks, pageOfMatchingLinks, withPlansForTheSearch } from './link-list-query.ts';
 import { type UnfilteredPage, unfilteredPage } from './link-page-query.ts';
+import { LinkReadCache } from './link-read-cache.ts';
 import {
   findLiveLink,
   findLiveLinkWithTags,
@@ -36,13 +37,25 @@ export class LinkService {
   readonly #destinations: DestinationChecker;
   readonly #shortDomain: string;
   readonly #changed: (slug: string) => void;
+  /** Links read by GET, kept while their account's links do not change. */
+  readonly reads: LinkReadCache;
 
-  /** `changed` hears, after commit, of every link whose redirect may have changed (by slug). */
-  constructor(orm: Orm, destinations: DestinationChecker, shortDomain: string, changed: (slug: string) => void = () => {}) {
+  /**
+   * `changed` hears, after commit, of every link whose redirect may have changed (by slug); `reads`
+   * keeps what GET read (the server forgets it as changes are announced).
+   */
+  constructor(
+    orm: Orm,
+    destinations: DestinationChecker,
+    shortDomain: string,
+    changed: (slug: string) => void = () => {},
+    reads = new LinkReadCache(),
+  ) {
     this.#orm = orm;
     this.#destinations = destinations;
     this.#shortDomain = shortDomain;
     this.#changed = changed;
+    this.reads = reads;
   }
 
   /**
@@ -98,11 +111,16 @@ export class LinkService {
     });
   }
 
+  /** GET /links/{id}: from memory while nothing of the account's links changed (link-read-cache.ts). */
   async get(accountId: string, ref: string): Promise<Link> {
-    const db = plainReader(this.#orm);
-    const row = await findLiveLinkWithTags(db, accountId, ref);
+    const cached = this.reads.get(accountId, ref);
+    if (cached) return cached;
+    const snapshot = this.reads.snapshot(accountId);
+    const row = await findLiveLinkWithTags(plainReader(this.#orm), accountId, ref);
     if (!row) throw new AppError('LINK_NOT_FOUND');
-    return toLink(row, sortedTags(row.tags), this.#shortDomain);
+    const link = toLink(row, sortedTags(row.tags), this.#shortDomain);
+    this.reads.set(accountId, ref, link, snapshot);
+    return link;
   }
 
   /** GET /links: one page of the live links the filters match, in the order asked, and how many match. */
