@@ -6,7 +6,11 @@
  *   - handwritten-*:   Fastify + `pg` with prepared statements, the same JSON (bench/handwritten.ts):
  *                      the key by its prefix and SHA-256, then the link(s); for create, the same
  *                      account lock, limit count, slug uniqueness and change announcement
- *   - rest-* / trpc-*: GET /links/{id}, GET /links?per_page=100, POST /links on both transports
+ *   - rest-* / trpc-*: GET /links/{id}, GET /links?per_page=100, POST /links on both transports.
+ *                      A GET is answered from memory after its first read, as the server does by
+ *                      default (services/link-read-cache.ts);
+ *   - rest-get-uncached: the same GET on a second server whose link reads expire at once, so every
+ *                      one reads PostgreSQL: what a link read for the first time, or just changed, costs
  * Rounds interleave every target, so drift on the machine hits them alike; medians are reported,
  * with each target's ratio to its hand-written baseline. The last line is `api rest/handwritten`.
  */
@@ -59,23 +63,33 @@ const createKey = (await services.apiKeys.create(creating.id)).secret;
 
 // The rate limiter runs (its cost is measured) with a limit the load never reaches.
 const unreachable = Number.MAX_SAFE_INTEGER;
-const app = await buildServer({
-  orm,
-  services,
-  databaseUrl: cluster.url,
-  baseUrl: 'http://127.0.0.1',
-  // The level operators run (LOG_LEVEL's default), one line a request, written to a file as a
-  // service's would be. The baselines log nothing.
-  logLevel: process.env.BENCH_LOG_LEVEL ?? 'info',
-  logStream: logDestination(path.join(dataDir, 'server.log')),
-  rateLimits: {
-    apiPerPlan: { starter: unreachable, trial: unreachable, team: unreachable, unlimited: unreachable },
-    anonymous: unreachable,
-  },
-});
+/** The server as `npm start` builds it, on these services, logging to `logFile` in the data directory. */
+const serverOn = (serverOrm: typeof orm, serverServices: typeof services, logFile: string) =>
+  buildServer({
+    orm: serverOrm,
+    services: serverServices,
+    databaseUrl: cluster.url,
+    baseUrl: 'http://127.0.0.1',
+    // The level operators run (LOG_LEVEL's default), one line a request, written to a file as a
+    // service's would be. The baselines log nothing.
+    logLevel: process.env.BENCH_LOG_LEVEL ?? 'info',
+    logStream: logDestination(path.join(dataDir, logFile)),
+    rateLimits: {
+      apiPerPlan: { starter: unreachable, trial: unreachable, team: unreachable, unlimited: unreachable },
+      anonymous: unreachable,
+    },
+  });
+const app = await serverOn(orm, services, 'server.log');
+// The same server, but every link read goes to the database (entries expire as they are made).
+const uncachedOrm = await createOrm({ databaseUrl: cluster.url, poolSize: POOL_SIZE });
+const uncached = await serverOn(
+  uncachedOrm,
+  createServices({ orm: uncachedOrm, shortDomain: SHORT_DOMAIN, reputation: new LocalDenylist(), linkReadCacheMs: 0 }),
+  'uncached.log',
+);
 const handwritten = await handwrittenServer(cluster.url, SHORT_DOMAIN, POOL_SIZE);
 const memory = memoryServer(link);
-const servers: FastifyInstance[] = [app, handwritten, memory];
+const servers: FastifyInstance[] = [app, uncached, handwritten, memory];
 for (const server of servers) await server.listen({ port: 0, host: '127.0.0.1' });
 const origin = (server: FastifyInstance) => `http://127.0.0.1:${(server.server.address() as { port: number }).port}`;
 
@@ -97,6 +111,7 @@ const targets: Record<string, Target> = {
   memory: { url: `${origin(memory)}/api/v1/links/${link.id}`, headers: {}, baseline: 'handwritten-get' },
   'handwritten-get': { url: `${origin(handwritten)}/api/v1/links/${link.id}`, headers: reads, baseline: 'handwritten-get' },
   'rest-get': { url: `${origin(app)}/api/v1/links/${link.id}`, headers: reads, baseline: 'handwritten-get' },
+  'rest-get-uncached': { url: `${origin(uncached)}/api/v1/links/${link.id}`, headers: reads, baseline: 'handwritten-get' },
   'trpc-get': { url: `${origin(app)}/trpc/links.get?${trpcInput({ id: link.id })}`, headers: reads, baseline: 'handwritten-get' },
   'handwritten-list': { url: `${origin(handwritten)}/api/v1/links?per_page=100`, headers: reads, baseline: 'handwritten-list' },
   'rest-list': { url: `${origin(app)}/api/v1/links?per_page=100`, headers: reads, baseline: 'handwritten-list' },
@@ -113,6 +128,7 @@ async function body(target: Target) {
   return response.json();
 }
 deepStrictEqual(await body(targets['handwritten-get'] as Target), await body(targets['rest-get'] as Target));
+deepStrictEqual(await body(targets['handwritten-get'] as Target), await body(targets['rest-get-uncached'] as Target));
 deepStrictEqual(await body(targets['handwritten-list'] as Target), await body(targets['rest-list'] as Target));
 
 // BENCH_TARGETS=rest-get,handwritten-get measures only those (while iterating).
@@ -152,6 +168,7 @@ for (const [name, s] of Object.entries(summary)) {
     `${name.padEnd(18)} ${s.rps.toFixed(0).padStart(7)}  ${String(s.p50).padStart(6)}  ${String(s.p99).padStart(6)}  ${ratio(name).toFixed(2).padStart(5)}  ${targets[name]?.baseline}`,
   );
 }
+console.log(`api uncached rest/handwritten = ${ratio('rest-get-uncached').toFixed(2)}`);
 console.log(`api trpc/handwritten = ${ratio('trpc-get').toFixed(2)}`);
 console.log(`api list rest/handwritten = ${ratio('rest-list').toFixed(2)}, trpc/handwritten = ${ratio('trpc-list').toFixed(2)}`);
 console.log(`api create rest/handwritten = ${ratio('rest-create').toFixed(2)}, trpc/handwritten = ${ratio('trpc-create').toFixed(2)}`);
@@ -159,5 +176,6 @@ console.log(`api rest/handwritten = ${ratio('rest-get').toFixed(2)}`);
 
 for (const server of servers) await server.close();
 await orm.close();
+await uncachedOrm.close();
 await cluster.stop();
 await rm(dataDir, { recursive: true, force: true });
