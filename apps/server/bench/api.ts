@@ -7,10 +7,10 @@
  *                      the key by its prefix and SHA-256, then the link(s); for create, the same
  *                      account lock, limit count, slug uniqueness and change announcement
  *   - rest-* / trpc-*: GET /links/{id}, GET /links?per_page=100, POST /links on both transports.
- *                      A GET is answered from memory after its first read, as the server does by
- *                      default (services/link-read-cache.ts);
- *   - rest-get-uncached: the same GET on a second server whose link reads expire at once, so every
- *                      one reads PostgreSQL: what a link read for the first time, or just changed, costs
+ *                      A link or a page is answered from memory after its first read, as the server
+ *                      does by default (services/link-read-cache.ts);
+ *   - rest-*-uncached: the same GET and list on a second server whose reads expire at once, so every
+ *                      one reads PostgreSQL: what a first read, or one just after a change, costs
  * Rounds interleave every target, so drift on the machine hits them alike; medians are reported,
  * with each target's ratio to its hand-written baseline. The last line is `api rest/handwritten`.
  */
@@ -115,6 +115,7 @@ const targets: Record<string, Target> = {
   'trpc-get': { url: `${origin(app)}/trpc/links.get?${trpcInput({ id: link.id })}`, headers: reads, baseline: 'handwritten-get' },
   'handwritten-list': { url: `${origin(handwritten)}/api/v1/links?per_page=100`, headers: reads, baseline: 'handwritten-list' },
   'rest-list': { url: `${origin(app)}/api/v1/links?per_page=100`, headers: reads, baseline: 'handwritten-list' },
+  'rest-list-uncached': { url: `${origin(uncached)}/api/v1/links?per_page=100`, headers: reads, baseline: 'handwritten-list' },
   'trpc-list': { url: `${origin(app)}/trpc/links.list?${trpcInput({ per_page: 100 })}`, headers: reads, baseline: 'handwritten-list' },
   'handwritten-create': { url: `${origin(handwritten)}/api/v1/links`, headers: creates, send: newLink, baseline: 'handwritten-create' },
   'rest-create': { url: `${origin(app)}/api/v1/links`, headers: creates, send: newLink, baseline: 'handwritten-create' },
@@ -130,6 +131,7 @@ async function body(target: Target) {
 deepStrictEqual(await body(targets['handwritten-get'] as Target), await body(targets['rest-get'] as Target));
 deepStrictEqual(await body(targets['handwritten-get'] as Target), await body(targets['rest-get-uncached'] as Target));
 deepStrictEqual(await body(targets['handwritten-list'] as Target), await body(targets['rest-list'] as Target));
+deepStrictEqual(await body(targets['handwritten-list'] as Target), await body(targets['rest-list-uncached'] as Target));
 
 // BENCH_TARGETS=rest-get,handwritten-get measures only those (while iterating).
 const only = process.env.BENCH_TARGETS?.split(',');
@@ -168,7 +170,7 @@ for (const [name, s] of Object.entries(summary)) {
     `${name.padEnd(18)} ${s.rps.toFixed(0).padStart(7)}  ${String(s.p50).padStart(6)}  ${String(s.p99).padStart(6)}  ${ratio(name).toFixed(2).padStart(5)}  ${targets[name]?.baseline}`,
   );
 }
-console.log(`api uncached rest/handwritten = ${ratio('rest-get-uncached').toFixed(2)}`);
+console.log(`api uncached rest/handwritten = ${ratio('rest-get-uncached').toFixed(2)}, list ${ratio('rest-list-uncached').toFixed(2)}`);
 console.log(`api trpc/handwritten = ${ratio('trpc-get').toFixed(2)}`);
 console.log(`api list rest/handwritten = ${ratio('rest-list').toFixed(2)}, trpc/handwritten = ${ratio('trpc-list').toFixed(2)}`);
 console.log(`api create rest/handwritten = ${ratio('rest-create').toFixed(2)}, trpc/handwritten = ${ratio('trpc-create').toFixed(2)}`);

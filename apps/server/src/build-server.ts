@@ -110,7 +110,11 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   // a timer and, on close (after the last request), once more.
   const listener = new ChangeListener(databaseUrl, {
     linkChanged: (slug) => services.redirects.cache.invalidate(slug),
-    callerChanged: () => services.apiKeys.callers.clear(),
+    callerChanged: (accountId) => {
+      services.apiKeys.callers.clear();
+      // The account's limits are in its pages of links (`link_limit`).
+      services.links.reads.forgetAccount(accountId);
+    },
     accountLinksChanged: (accountId) => services.links.reads.forgetAccount(accountId),
     reset: (connected) => {
       services.redirects.cache.reset(connected);

@@ -148,6 +148,46 @@ describe('two servers on one database, each keeping the links it read', () => {
     expect(await msUntil(async () => (await titleThere(id)) === 'Heard again', changing)).toBeLessThan(1_000);
   });
 
+  test('a page of links is read again from memory, and changes with any link of the account', async () => {
+    const pageHere = async () => (await account.call('GET', '/links?per_page=5')).body;
+    const pageThere = async () => (await elsewhere('GET', '/links?per_page=5')).body;
+    const before = await pageHere();
+    expect(await pageThere()).toEqual(before);
+    // Kept: asked again, the same page comes back without a read (the same frozen object's JSON).
+    expect(await pageHere()).toEqual(before);
+
+    const creating = performance.now();
+    const created = await createLink(account, { title: 'Newest' });
+    const after = await pageHere();
+    expect(after.total).toBe(before.total + 1);
+    expect(after.links[0].id).toBe(created.id);
+    expect(await msUntil(async () => (await pageThere()).links[0]?.id === created.id, creating)).toBeLessThan(1_000);
+
+    // A search page, and a tag filter's, follow a changed title and a changed tag alike.
+    const { id } = await createLink(account, { title: 'Findable quokka', tag_names: ['fauna'] });
+    const search = async () => (await elsewhere('GET', '/links?search=quokka')).body;
+    expect((await search()).links.map((link: Link) => link.id)).toEqual([id]);
+    const renaming = performance.now();
+    await account.call('PATCH', `/links/${id}`, { title: 'Findable wombat' });
+    expect((await account.call('GET', '/links?search=quokka')).body.total).toBe(0);
+    expect(await msUntil(async () => (await search()).total === 0, renaming)).toBeLessThan(1_000);
+  });
+
+  test("an account's new link limit, set by the operator, is in its pages through both servers within 1 s", async () => {
+    const limited = await createAccount(here, { plan: 'starter' });
+    const limitThere = async () =>
+      (await fetch(`${there.api}/links`, { headers: { authorization: `Bearer ${limited.key}` } }).then((response) => response.json()))
+        .link_limit;
+    const before = (await limited.call('GET', '/links')).body.link_limit;
+    expect(await limitThere()).toBe(before);
+    const changing = performance.now();
+    // As `pnpm shortlinks account update` does, from its own services.
+    const operator = createServices({ orm: here.orm, shortDomain: here.shortDomain });
+    await operator.accounts.update(limited.account.id, { link_limit: before + 7 });
+    const both = async () => (await limited.call('GET', '/links')).body.link_limit === before + 7 && (await limitThere()) === before + 7;
+    expect(await msUntil(both, changing)).toBeLessThan(1_000);
+  });
+
   test('an unknown or another account’s link is never kept: guessing cannot fill the cache', async () => {
     const other = await createAccount(here);
     const { id } = await createLink(other);
@@ -226,7 +266,7 @@ describe('LinkReadCache', () => {
     expect(cache.get('acc_1', 'lnk_a')).toBeUndefined();
     cache.reset(true);
     cache.set('acc_1', 'lnk_a', link('A'), cache.snapshot('acc_1'));
-    expect(cache.get('acc_1', 'lnk_a')?.title).toBe('A');
+    expect((cache.get('acc_1', 'lnk_a') as Link).title).toBe('A');
     cache.reset(false);
     expect(cache.get('acc_1', 'lnk_a')).toBeUndefined();
   });
@@ -242,23 +282,39 @@ describe('LinkReadCache', () => {
     cache.set('acc_1', 'lnk_a', link('Read before the change'), racing);
     expect(cache.get('acc_1', 'lnk_a')).toBeUndefined();
     // Another account's links stay (unless it shares the slot, which only costs a read).
-    expect(cache.get('acc_2', 'lnk_a')?.title).toBe('Other account');
+    expect((cache.get('acc_2', 'lnk_a') as Link).title).toBe('Other account');
   });
 
   test('an entry never outlives its bound, counted from when its read began', () => {
     const cache = new LinkReadCache({ ttlMs: 1_000 });
     cache.reset(true);
     cache.set('acc_1', 'lnk_a', link('A'), cache.snapshot('acc_1', 100));
-    expect(cache.get('acc_1', 'lnk_a', 1_099)?.title).toBe('A');
+    expect((cache.get('acc_1', 'lnk_a', 1_099) as Link).title).toBe('A');
     expect(cache.get('acc_1', 'lnk_a', 1_100)).toBeUndefined();
+  });
+
+  test('is bounded by the links it holds: a page of 100 weighs 100', () => {
+    const cache = new LinkReadCache({ maxLinks: 150 });
+    cache.reset(true);
+    const page = (n: number) => ({ links: Array.from({ length: 100 }, () => link(`page ${n}`)), page: n, per_page: 100, total: 300, link_limit: null });
+    for (let n = 1; n <= 3; n++) cache.set('acc_1', `?page=${n}`, page(n), cache.snapshot('acc_1'));
+    expect(cache.size).toBe(1);
+    expect(cache.get('acc_1', '?page=3')).toBeDefined();
+    cache.set('acc_1', 'lnk_a', link('A'), cache.snapshot('acc_1'));
+    expect(cache.size).toBe(2);
   });
 
   test('what it keeps is frozen: every reader shares it', () => {
     const cache = new LinkReadCache();
     cache.reset(true);
     cache.set('acc_1', 'lnk_a', link('A'), cache.snapshot('acc_1'));
-    const kept = cache.get('acc_1', 'lnk_a');
+    const kept = cache.get('acc_1', 'lnk_a') as Link;
     expect(Object.isFrozen(kept)).toBe(true);
-    expect(Object.isFrozen(kept?.tags)).toBe(true);
+    expect(Object.isFrozen(kept.tags)).toBe(true);
+    cache.set('acc_1', '?page=1', { links: [link('B')], page: 1, per_page: 20, total: 1, link_limit: 100 }, cache.snapshot('acc_1'));
+    const page = cache.get('acc_1', '?page=1') as { links: Link[] };
+    expect(Object.isFrozen(page)).toBe(true);
+    expect(Object.isFrozen(page.links)).toBe(true);
+    expect(Object.isFrozen(page.links[0])).toBe(true);
   });
 });

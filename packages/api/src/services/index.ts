@@ -76,7 +76,11 @@ export function createServices({ orm, shortDomain, reputation, clicks, callerCac
   );
   const apiKeys = new ApiKeyService(orm, new CallerCache(callerCacheMs === undefined ? {} : { ttlMs: callerCacheMs }));
   return {
-    accounts: new AccountService(orm, () => apiKeys.callers.clear()),
+    // An account's plan and limits are in its callers and in its pages of links (`link_limit`).
+    accounts: new AccountService(orm, (accountId) => {
+      apiKeys.callers.clear();
+      links.reads.forgetAccount(accountId);
+    }),
     apiKeys,
     links,
     linksBulk: new LinkBulkService(links),

@@ -1,5 +1,8 @@
-import type { Link } from '@shortlinks/contract';
+import type { Link, LinkPage } from '@shortlinks/contract';
 import { LRUCache } from 'lru-cache';
+
+/** What is kept: a link (GET /links/{id}) or a page of links (GET /links). */
+export type LinkRead = Link | LinkPage;
 
 /**
  * How long a link read from PostgreSQL may be answered from memory, counted from the moment the
@@ -16,7 +19,7 @@ export const LINK_READ_CACHE_MS = 1_000;
 const SLOTS = 4096;
 
 interface Entry {
-  link: Link;
+  read: LinkRead;
   /** The generation of the account's slot, and the cache's epoch, when the read began. */
   generation: number;
   epoch: number;
@@ -33,9 +36,9 @@ export interface ReadSnapshot {
 }
 
 /**
- * `GET /links/{id}` answers by account and reference (`lnk_…` or `ext_…`), in process, bounded
- * (LRU). Only links found are kept: an unknown reference is read every time, so guessing cannot
- * fill the cache.
+ * The answers of `GET /links/{id}` (by account and `lnk_…`/`ext_…` reference) and of `GET /links`
+ * (by account and query), in process, bounded by the number of links they hold (LRU). Only links
+ * found are kept: an unknown reference is read every time, so guessing cannot fill the cache.
  *
  * Correct across processes only together with the announcements of account-links changes
  * (`ChangeListener`): it caches nothing until they arrive, and forgets everything when they may
@@ -50,18 +53,20 @@ export class LinkReadCache {
   #epoch = 0;
   #enabled = false;
 
-  constructor({ maxEntries = 10_000, ttlMs = LINK_READ_CACHE_MS }: { maxEntries?: number; ttlMs?: number } = {}) {
-    this.#entries = new LRUCache({ max: maxEntries });
+  /** `maxLinks`: how many links all entries hold together (a page holds up to 100). */
+  constructor({ maxLinks = 20_000, ttlMs = LINK_READ_CACHE_MS }: { maxLinks?: number; ttlMs?: number } = {}) {
+    this.#entries = new LRUCache({ maxSize: maxLinks, sizeCalculation: ({ read }) => ('links' in read ? Math.max(1, read.links.length) : 1) });
     this.#ttlMs = ttlMs;
   }
 
-  get(accountId: string, ref: string, now = performance.now()): Link | undefined {
+  /** The link, or the page of links, kept for the account under `key` (a reference, or a page's query). */
+  get(accountId: string, key: string, now = performance.now()): LinkRead | undefined {
     if (!this.#enabled) return undefined;
-    const key = entryKey(accountId, ref);
-    const entry = this.#entries.get(key);
+    const entryKey = `${accountId}\n${key}`;
+    const entry = this.#entries.get(entryKey);
     if (entry === undefined) return undefined;
-    if (now < entry.until && entry.epoch === this.#epoch && entry.generation === this.#generations[slotOf(accountId)]) return entry.link;
-    this.#entries.delete(key);
+    if (now < entry.until && entry.epoch === this.#epoch && entry.generation === this.#generations[slotOf(accountId)]) return entry.read;
+    this.#entries.delete(entryKey);
     return undefined;
   }
 
@@ -70,19 +75,27 @@ export class LinkReadCache {
     return { slot, generation: this.#generations[slot] ?? 0, epoch: this.#epoch, startedAt: now };
   }
 
-  /** Keeps `link` unless the account's links were forgotten since `snapshot`. The link is frozen: every reader shares it. */
-  set(accountId: string, ref: string, link: Link, snapshot: ReadSnapshot): void {
+  /** Keeps `read` unless the account's links were forgotten since `snapshot`. It is frozen: every reader shares it. */
+  set(accountId: string, key: string, read: LinkRead, snapshot: ReadSnapshot): void {
     if (!this.#enabled || snapshot.epoch !== this.#epoch || snapshot.generation !== this.#generations[snapshot.slot]) return;
-    Object.freeze(link.tags);
-    this.#entries.set(entryKey(accountId, ref), {
-      link: Object.freeze(link),
+    if ('links' in read) {
+      for (const link of read.links) freezeLink(link);
+      Object.freeze(read.links);
+    } else {
+      freezeLink(read);
+    }
+    this.#entries.set(`${accountId}\n${key}`, {
+      read: Object.freeze(read),
       generation: snapshot.generation,
       epoch: snapshot.epoch,
       until: snapshot.startedAt + this.#ttlMs,
     });
   }
 
-  /** Forgets every link of the account: one of them, a tag or a click count changed, here or in another process. */
+  /**
+   * Forgets every link and page of the account: one of its links, a tag, a click count or its
+   * limits changed, here or in another process.
+   */
   forgetAccount(accountId: string): void {
     const slot = slotOf(accountId);
     this.#generations[slot] = ((this.#generations[slot] ?? 0) + 1) >>> 0;
@@ -105,8 +118,9 @@ export class LinkReadCache {
   }
 }
 
-function entryKey(accountId: string, ref: string): string {
-  return `${accountId}\n${ref}`;
+function freezeLink(link: Link): void {
+  Object.freeze(link.tags);
+  Object.freeze(link);
 }
 
 /** FNV-1a of the account's id, to a slot. */

@@ -113,7 +113,8 @@ export class LinkService {
 
   /** GET /links/{id}: from memory while nothing of the account's links changed (link-read-cache.ts). */
   async get(accountId: string, ref: string): Promise<Link> {
-    const cached = this.reads.get(accountId, ref);
+    // A reference starts `lnk_` or `ext_`, never `?` as a page's key does.
+    const cached = this.reads.get(accountId, ref) as Link | undefined;
     if (cached) return cached;
     const snapshot = this.reads.snapshot(accountId);
     const row = await findLiveLinkWithTags(plainReader(this.#orm), accountId, ref);
@@ -123,8 +124,22 @@ export class LinkService {
     return link;
   }
 
-  /** GET /links: one page of the live links the filters match, in the order asked, and how many match. */
+  /**
+   * GET /links: one page of the live links the filters match, in the order asked, and how many
+   * match; from memory while nothing of the account's links changed (link-read-cache.ts).
+   */
   async list(accountId: string, query: ListLinksQuery): Promise<LinkPage> {
+    // The query as its schema parsed it: the same fields in the same order for the same page.
+    const key = `?${JSON.stringify(query)}`;
+    const cached = this.reads.get(accountId, key) as LinkPage | undefined;
+    if (cached) return cached;
+    const snapshot = this.reads.snapshot(accountId);
+    const page = await this.#readPage(accountId, query);
+    this.reads.set(accountId, key, page, snapshot);
+    return page;
+  }
+
+  async #readPage(accountId: string, query: ListLinksQuery): Promise<LinkPage> {
     // Up to 100 links a page: read without the ORM's per-row conversion.
     const db = plainReader(this.#orm);
     if (!query.search && !query.tag_ids?.length) {
