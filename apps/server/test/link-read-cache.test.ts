@@ -151,7 +151,9 @@ describe('two servers on one database, each keeping the links it read', () => {
   test('a page of links is read again from memory, and changes with any link of the account', async () => {
     const pageHere = async () => (await account.call('GET', '/links?per_page=5')).body;
     const pageThere = async () => (await elsewhere('GET', '/links?per_page=5')).body;
+    const entries = here.services.links.reads.size;
     const before = await pageHere();
+    expect(here.services.links.reads.size).toBe(entries + 1);
     expect(await pageThere()).toEqual(before);
     // Kept: asked again, the same page comes back without a read (the same frozen object's JSON).
     expect(await pageHere()).toEqual(before);
@@ -175,9 +177,10 @@ describe('two servers on one database, each keeping the links it read', () => {
 
   test("an account's new link limit, set by the operator, is in its pages through both servers within 1 s", async () => {
     const limited = await createAccount(here, { plan: 'starter' });
-    const limitThere = async () =>
-      (await fetch(`${there.api}/links`, { headers: { authorization: `Bearer ${limited.key}` } }).then((response) => response.json()))
-        .link_limit;
+    const limitThere = async () => {
+      const response = await fetch(`${there.api}/links`, { headers: { authorization: `Bearer ${limited.key}` } });
+      return ((await response.json()) as { link_limit: number | null }).link_limit;
+    };
     const before = (await limited.call('GET', '/links')).body.link_limit;
     expect(await limitThere()).toBe(before);
     const changing = performance.now();
@@ -296,7 +299,13 @@ describe('LinkReadCache', () => {
   test('is bounded by the links it holds: a page of 100 weighs 100', () => {
     const cache = new LinkReadCache({ maxLinks: 150 });
     cache.reset(true);
-    const page = (n: number) => ({ links: Array.from({ length: 100 }, () => link(`page ${n}`)), page: n, per_page: 100, total: 300, link_limit: null });
+    const page = (n: number) => ({
+      links: Array.from({ length: 100 }, () => link(`page ${n}`)),
+      page: n,
+      per_page: 100,
+      total: 300,
+      link_limit: null,
+    });
     for (let n = 1; n <= 3; n++) cache.set('acc_1', `?page=${n}`, page(n), cache.snapshot('acc_1'));
     expect(cache.size).toBe(1);
     expect(cache.get('acc_1', '?page=3')).toBeDefined();

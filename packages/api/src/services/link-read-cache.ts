@@ -55,7 +55,10 @@ export class LinkReadCache {
 
   /** `maxLinks`: how many links all entries hold together (a page holds up to 100). */
   constructor({ maxLinks = 20_000, ttlMs = LINK_READ_CACHE_MS }: { maxLinks?: number; ttlMs?: number } = {}) {
-    this.#entries = new LRUCache({ maxSize: maxLinks, sizeCalculation: ({ read }) => ('links' in read ? Math.max(1, read.links.length) : 1) });
+    this.#entries = new LRUCache({
+      maxSize: maxLinks,
+      sizeCalculation: ({ read }) => ('links' in read ? Math.max(1, read.links.length) : 1),
+    });
     this.#ttlMs = ttlMs;
   }
 
