@@ -37,7 +37,7 @@ export class LinkService {
   readonly #destinations: DestinationChecker;
   readonly #shortDomain: string;
   readonly #changed: (slug: string) => void;
-  /** Links read by GET, kept while their account's links do not change. */
+  /** Links and pages read by GET, kept while nothing of their account's links changes. */
   readonly reads: LinkReadCache;
 
   /**
