@@ -294,6 +294,11 @@ describe('LinkReadCache', () => {
     cache.set('acc_1', 'lnk_a', link('A'), cache.snapshot('acc_1', 100));
     expect((cache.get('acc_1', 'lnk_a', 1_099) as Link).title).toBe('A');
     expect(cache.get('acc_1', 'lnk_a', 1_100)).toBeUndefined();
+    // A bound of 0 keeps nothing at all (bench:api's uncached server, bench:list).
+    const none = new LinkReadCache({ ttlMs: 0 });
+    none.reset(true);
+    none.set('acc_1', 'lnk_a', link('A'), none.snapshot('acc_1'));
+    expect(none.size).toBe(0);
   });
 
   test('is bounded by the links it holds: a page of 100 weighs 100', () => {

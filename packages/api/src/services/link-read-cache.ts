@@ -80,7 +80,8 @@ export class LinkReadCache {
 
   /** Keeps `read` unless the account's links were forgotten since `snapshot`. It is frozen: every reader shares it. */
   set(accountId: string, key: string, read: LinkRead, snapshot: ReadSnapshot): void {
-    if (!this.#enabled || snapshot.epoch !== this.#epoch || snapshot.generation !== this.#generations[snapshot.slot]) return;
+    if (!this.#enabled || this.#ttlMs <= 0) return;
+    if (snapshot.epoch !== this.#epoch || snapshot.generation !== this.#generations[snapshot.slot]) return;
     if ('links' in read) {
       for (const link of read.links) freezeLink(link);
       Object.freeze(read.links);
