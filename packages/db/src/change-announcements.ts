@@ -3,7 +3,10 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './entities/index.ts';
 
-/** The PostgreSQL channel on which a changed link's slug is announced to every server process. */
+/**
+ * The PostgreSQL channel on which a changed link's slug is announced to every server process.
+ * Triggers announce it, whoever writes (Migration20261127100000_link_slug_changes).
+ */
 export const LINK_CHANGES_CHANNEL = 'shortlinks_link_changes';
 
 /**
@@ -18,11 +21,6 @@ export const CALLER_CHANGES_CHANNEL = 'shortlinks_caller_changes';
  * (Migration20261127090000_account_links_changes).
  */
 export const ACCOUNT_LINKS_CHANNEL = 'shortlinks_account_links';
-
-/** Announces, when the surrounding transaction commits, that the link at `slug` changed. */
-export async function announceLinkChange(db: Kysely<Database>, slug: string): Promise<void> {
-  await sql`select pg_notify(${LINK_CHANGES_CHANNEL}, ${slug})`.execute(db);
-}
 
 /**
  * Announces, when the surrounding transaction commits, that what an API key of this account

@@ -1,7 +1,6 @@
 export {
   ACCOUNT_LINKS_CHANNEL,
   announceCallerChange,
-  announceLinkChange,
   CALLER_CHANGES_CHANNEL,
   type ChangeHandlers,
   ChangeListener,

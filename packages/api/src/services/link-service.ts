@@ -1,5 +1,5 @@
 import type { CreateLinkBody, Link, LinkPage, ListLinksQuery, TagSummary, UpdateLinkBody, UpsertedLink } from '@shortlinks/contract';
-import { announceLinkChange, type Orm } from '@shortlinks/db';
+import type { Orm } from '@shortlinks/db';
 import { applyExpiry, type ExpiryChange, NO_EXPIRY } from '../domain/expiry.ts';
 import { newId } from '../domain/ids.ts';
 import { effectiveLimits } from '../domain/plans.ts';
@@ -59,15 +59,11 @@ export class LinkService {
   }
 
   /**
-   * Runs a write in one transaction that announces the changed link to every server process
-   * (NOTIFY, delivered on commit), then tells this process at once.
+   * Runs a write in one transaction, then tells this process at once. Every server process hears
+   * of it on commit from the database's triggers (Migration20261127100000_link_slug_changes).
    */
   async #write<T extends { slug: string }>(work: (db: Db) => Promise<T>): Promise<T> {
-    const result = await inTransaction(this.#orm, async (db) => {
-      const written = await work(db);
-      await announceLinkChange(db, written.slug);
-      return written;
-    });
+    const result = await inTransaction(this.#orm, work);
     this.#changed(result.slug);
     return result;
   }

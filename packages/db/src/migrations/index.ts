@@ -11,6 +11,7 @@ import { Migration20261125090000_link_search } from './Migration20261125090000_l
 import { Migration20261125100000_account_api_rate_limit } from './Migration20261125100000_account_api_rate_limit.ts';
 import { Migration20261126080000_link_searched_text } from './Migration20261126080000_link_searched_text.ts';
 import { Migration20261127090000_account_links_changes } from './Migration20261127090000_account_links_changes.ts';
+import { Migration20261127100000_link_slug_changes } from './Migration20261127100000_link_slug_changes.ts';
 
 /** Every migration in order. Listed explicitly so no file-system discovery is needed at run time. */
 export const migrationsList: MigrationObject[] = [
@@ -26,4 +27,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261125100000_account_api_rate_limit', class: Migration20261125100000_account_api_rate_limit },
   { name: 'Migration20261126080000_link_searched_text', class: Migration20261126080000_link_searched_text },
   { name: 'Migration20261127090000_account_links_changes', class: Migration20261127090000_account_links_changes },
+  { name: 'Migration20261127100000_link_slug_changes', class: Migration20261127100000_link_slug_changes },
 ];
