@@ -3,22 +3,13 @@ import { once } from 'node:events';
 import { CALLER_CACHE_MS, createServices, type Services } from '@shortlinks/api/services';
 import { ChangeListener, createOrm, type Orm } from '@shortlinks/db';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createTestDatabase } from './harness.ts';
+import { createTestDatabase, msUntil } from './harness.ts';
 import { freePort, startServerProcess, waitFor } from './processes.ts';
 
 /**
  * API keys are answered from memory (docs/security.md): a revocation must still be refused by
  * every process within 1 s of its commit, announced or not.
  */
-
-/** Polls until `refused` holds; how long it took, from `since`. */
-async function msUntil(refused: () => Promise<boolean>, since: number, giveUpMs = 5_000): Promise<number> {
-  while (!(await refused())) {
-    if (performance.now() - since > giveUpMs) return Number.POSITIVE_INFINITY;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  return performance.now() - since;
-}
 
 describe('two server processes on one database', () => {
   let databaseUrl: string;

@@ -2,7 +2,17 @@ import { callProcedure } from '@shortlinks/api';
 import { createServices, LinkReadCache } from '@shortlinks/api/services';
 import type { Link } from '@shortlinks/contract';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createAccount, createLink, createTestDatabase, getLink, startTestServer, type TestAccount, type TestServer } from './harness.ts';
+import {
+  BROWSER_USER_AGENT as BROWSER,
+  createAccount,
+  createLink,
+  createTestDatabase,
+  getLink,
+  msUntil,
+  startTestServer,
+  type TestAccount,
+  type TestServer,
+} from './harness.ts';
 
 /**
  * GET /links/{id} is answered from memory while nothing of the account's links changed
@@ -10,17 +20,6 @@ import { createAccount, createLink, createTestDatabase, getLink, startTestServer
  * database, each keeping what it read for a minute: whatever either sees of a change in time, it
  * saw through the announcements (or its own writes), not because an entry aged out.
  */
-
-const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
-
-/** Polls `holds` until true; the milliseconds it took from `since` (Infinity after `giveUpMs`). */
-async function msUntil(holds: () => Promise<boolean>, since: number, giveUpMs = 5_000): Promise<number> {
-  while (!(await holds())) {
-    if (performance.now() - since > giveUpMs) return Number.POSITIVE_INFINITY;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  return performance.now() - since;
-}
 
 describe('two servers on one database, each keeping the links it read', () => {
   let here: TestServer;

@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createAccount, createLink, createTestDatabase, startTestServer, type TestAccount, type TestServer } from './harness.ts';
+import {
+  BROWSER_USER_AGENT as BROWSER,
+  createAccount,
+  createLink,
+  createTestDatabase,
+  msUntil,
+  startTestServer,
+  type TestAccount,
+  type TestServer,
+} from './harness.ts';
 
 /**
  * Where a slug redirects is announced to every server process by triggers, whoever writes
@@ -7,16 +16,6 @@ import { createAccount, createLink, createTestDatabase, startTestServer, type Te
  * changed by hand in SQL reaches the redirect caches of running servers, and a click count does not
  * make them forget anything.
  */
-
-const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
-
-async function msUntil(holds: () => Promise<boolean>, since: number, giveUpMs = 5_000): Promise<number> {
-  while (!(await holds())) {
-    if (performance.now() - since > giveUpMs) return Number.POSITIVE_INFINITY;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  return performance.now() - since;
-}
 
 describe('redirects of links written outside the API, and by another server', () => {
   let here: TestServer;
