@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { DEFAULT_RATE_LIMITS } from '@shortlinks/api/plans';
-import { DEFAULT_CLICK_FLUSH_MS, DEFAULT_RETENTION_DAYS } from '@shortlinks/api/redirects';
+import { DEFAULT_CLICK_FLUSH_MS, DEFAULT_RETENTION_DAYS, DEFAULT_STALE_IF_ERROR_MS } from '@shortlinks/api/redirects';
 import type { RemoteReputationSettings } from '@shortlinks/api/reputation';
 import type { Plan } from '@shortlinks/contract';
 import { z } from 'zod';
@@ -56,6 +56,13 @@ const EnvSchema = z.object({
   API_RATE_LIMIT_TRIAL: apiRateLimit('trial'),
   API_RATE_LIMIT_TEAM: apiRateLimit('team'),
   API_RATE_LIMIT_UNLIMITED: apiRateLimit('unlimited'),
+  /** How long links seen before the database became unreachable keep redirecting, in seconds; 0: not at all (docs/redirects.md). */
+  REDIRECT_STALE_IF_ERROR_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(7 * 86_400)
+    .default(DEFAULT_STALE_IF_ERROR_MS / 1000),
   /** Redirects each client IP may follow per minute (docs/security.md). */
   REDIRECT_RATE_LIMIT: z.coerce.number().int().min(1).default(DEFAULT_RATE_LIMITS.redirects),
   /** Fastify's trustProxy: `true`, a hop count, or comma-separated proxy addresses; client IPs come from X-Forwarded-For. */
@@ -83,6 +90,7 @@ export interface Config {
   clickRetentionDays: number;
   reputation: RemoteReputationSettings;
   redirectRateLimit: number;
+  redirectStaleIfErrorMs: number;
   /** API requests per minute per key, by plan; 0: no limit. */
   apiRateLimits: Record<Plan, number>;
   trustProxy: boolean | number | string[] | undefined;
@@ -131,6 +139,7 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): { confi
         policy: value.REPUTATION_FAILURE_POLICY,
       },
       redirectRateLimit: value.REDIRECT_RATE_LIMIT,
+      redirectStaleIfErrorMs: value.REDIRECT_STALE_IF_ERROR_SECONDS * 1000,
       apiRateLimits: {
         starter: value.API_RATE_LIMIT_STARTER,
         trial: value.API_RATE_LIMIT_TRIAL,

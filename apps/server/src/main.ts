@@ -29,6 +29,7 @@ const services = createServices({
   shortDomain: config.shortDomain,
   reputation: new ReputationChain([new LocalDenylist(config.denylist), ...(remote ? [remote] : [])]),
   clicks: { flushIntervalMs: config.clickFlushMs, retentionDays: config.clickRetentionDays, log: (message) => warn(message) },
+  redirectStaleIfErrorMs: config.redirectStaleIfErrorMs,
 });
 reportDashboardBuild(await dashboard);
 const baseUrl = `http://${config.host.includes(':') ? `[${config.host}]` : config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`;

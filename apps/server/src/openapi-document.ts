@@ -90,6 +90,8 @@ export function buildOpenApiDocument(router: AppRouter, baseUrl: string): OpenAP
       'UNAUTHORIZED',
       ...meta.errors,
       'RATE_LIMITED',
+      // Any call may meet the database down or restarting (docs/operations.md).
+      'DATABASE_UNAVAILABLE',
     ];
     const byStatus = new Map<number, ErrorCode[]>();
     for (const code of codes) byStatus.set(ERRORS[code].status, [...(byStatus.get(ERRORS[code].status) ?? []), code]);
@@ -108,7 +110,8 @@ export function buildOpenApiDocument(router: AppRouter, baseUrl: string): OpenAP
     }
     // Every answer carries the key's rate-limit state; a 429 also says when to retry (docs/security.md).
     for (const [status, response] of Object.entries(responses)) {
-      const headers = status === '429' ? { ...RATE_LIMIT_HEADERS, 'Retry-After': RETRY_AFTER } : RATE_LIMIT_HEADERS;
+      const retries = status === '429' || status === '503';
+      const headers = retries ? { ...RATE_LIMIT_HEADERS, 'Retry-After': RETRY_AFTER } : RATE_LIMIT_HEADERS;
       responses[status] = { ...(response as object), headers };
     }
     operation.responses = responses;

@@ -305,6 +305,17 @@ describe('errors', () => {
     }
   });
 
+  test('every operation documents 503 DATABASE_UNAVAILABLE, with the Error schema and Retry-After', () => {
+    for (const [method, path] of SPEC_OPERATIONS) {
+      const unavailable = resolve(operation(method, path)?.responses?.['503']);
+      expect(unavailable?.content?.['application/json']?.examples?.DATABASE_UNAVAILABLE?.value.code, `${method} ${path}`).toBe(
+        'DATABASE_UNAVAILABLE',
+      );
+      expect(refersTo(unavailable.content['application/json'].schema, 'Error')).toBe(true);
+      expect(unavailable.headers?.['Retry-After']).toBeDefined();
+    }
+  });
+
   test.each([
     ['get', '/links/{id}', '404'],
     ['patch', '/links/{id}', '404'],
@@ -330,7 +341,7 @@ describe('the streamed export', () => {
     expect(Object.keys(exported.responses['200'].content).sort()).toEqual(['application/jsonl', 'text/csv']);
     const format = exported.parameters.find((parameter: Json) => parameter.name === 'format');
     expect(format).toMatchObject({ in: 'query', schema: { enum: ['csv', 'jsonl'], default: 'csv' } });
-    expect(Object.keys(exported.responses).sort()).toEqual(['200', '401', '422', '429']);
+    expect(Object.keys(exported.responses).sort()).toEqual(['200', '401', '422', '429', '503']);
     expect(Object.keys(exported.responses['422'].content['application/json'].examples)).toEqual(['VALIDATION_ERROR']);
     expect(exported.responses['200'].headers['RateLimit-Limit']).toBeDefined();
   });

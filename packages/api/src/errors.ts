@@ -2,6 +2,7 @@ import { ERRORS, type ErrorBody, type ErrorCode, type ErrorData } from '@shortli
 import { TRPCError } from '@trpc/server';
 import { type TRPC_ERROR_CODE_KEY, TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import { ZodError } from 'zod';
+import { isDatabaseUnavailable } from './database-unavailable.ts';
 
 /**
  * A failure the caller can act on, with the spec's stable code and, when a field is at fault, its
@@ -20,6 +21,12 @@ export class AppError extends Error {
 
   get status(): number {
     return ERRORS[this.code].status;
+  }
+
+  /** Headers its answer carries on both transports: `Retry-After` for a failure that passes (ERRORS' `retryAfterSeconds`). */
+  get headers(): Record<string, string> {
+    const seconds = (ERRORS[this.code] as { retryAfterSeconds?: number }).retryAfterSeconds;
+    return seconds === undefined ? {} : { 'retry-after': String(seconds) };
   }
 
   toBody(): ErrorBody {
@@ -105,8 +112,8 @@ export function fromZodError(error: ZodError, input?: unknown): AppError {
 }
 
 /**
- * The AppError behind any error a procedure or a transport raised; unknown failures become
- * INTERNAL_ERROR. `input` is the request's input, when known (see {@link fromZodError}).
+ * The AppError behind any error a procedure or a transport raised; a database that cannot be
+ * reached is DATABASE_UNAVAILABLE, and other unknown failures become INTERNAL_ERROR. `input` is the request's input, when known (see {@link fromZodError}).
  */
 export function toAppError(error: unknown, input?: unknown): AppError {
   if (error instanceof AppError) return error;
@@ -135,5 +142,6 @@ export function toAppError(error: unknown, input?: unknown): AppError {
         break;
     }
   }
+  if (isDatabaseUnavailable(error)) return new AppError('DATABASE_UNAVAILABLE');
   return new AppError('INTERNAL_ERROR');
 }

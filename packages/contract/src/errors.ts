@@ -12,6 +12,8 @@ interface ErrorDefinition {
    * HTTP layer, a proxy's answer): the client reads it so.
    */
   byStatus?: true;
+  /** Seconds a client should wait before retrying, sent as `Retry-After`. */
+  retryAfterSeconds?: number;
 }
 
 /**
@@ -80,6 +82,8 @@ export const ERRORS = {
   HEADERS_TOO_LARGE: { status: 431, message: 'The URL and headers together must be at most 16 KiB', byStatus: true },
   INTERNAL_ERROR: { status: 500, message: 'Something went wrong on our side', byStatus: true },
   SERVICE_UNAVAILABLE: { status: 503, message: 'The service is unavailable; retry later', byStatus: true },
+  /** PostgreSQL cannot be reached or cannot serve now (an outage, a restart): not a bug, retry (docs/operations.md). */
+  DATABASE_UNAVAILABLE: { status: 503, message: 'The database is unavailable; retry in a few seconds', retryAfterSeconds: 5 },
   /** The URL safety service could not be reached and the operator's policy is fail-closed. */
   REPUTATION_UNAVAILABLE: {
     status: 503,
@@ -88,6 +92,7 @@ export const ERRORS = {
       message: 'The URL safety check is unavailable, so destination_url cannot be accepted now; retry later',
       field: 'destination_url',
     },
+    retryAfterSeconds: 30,
   },
 } as const satisfies Record<string, ErrorDefinition>;
 

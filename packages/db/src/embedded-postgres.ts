@@ -29,6 +29,8 @@ export interface EmbeddedOptions {
   /** Where the cluster lives (DATA_DIR); created when missing. */
   dataDir: string;
   database?: string;
+  /** The port to listen on; a free one when unset. */
+  port?: number;
   log?: (line: string) => void;
 }
 
@@ -85,7 +87,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   if (initialise) await rm(clusterDir, { recursive: true, force: true });
 
   const EmbeddedPostgres = await importWithoutSignalHandlers();
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const passwordFile = initialise ? await writePasswordFile(dataDir, credentials.superuser.password, runAs) : undefined;
   const cluster = new EmbeddedPostgres({
     databaseDir: clusterDir,

@@ -13,6 +13,9 @@ export interface OrmOptions {
   debug?: boolean;
 }
 
+/** How long a request waits for a database connection, new or pooled, before it fails. */
+const CONNECT_TIMEOUT_MS = 5000;
+
 /** Connects to PostgreSQL (nothing is created or changed: see {@link migrate}). */
 export async function createOrm({ databaseUrl, poolSize = 10, debug = false }: OrmOptions): Promise<Orm> {
   return MikroORM.init({
@@ -28,7 +31,10 @@ export async function createOrm({ databaseUrl, poolSize = 10, debug = false }: O
       silent: true,
     },
     pool: { min: 0, max: poolSize },
-    driverOptions: { onPoolCreated: namePreparedStatements },
+    // A database host that stops answering (not refusing) would otherwise hold every request
+    // waiting for a connection for ever; this also bounds the wait for a free pooled one under
+    // overload. Either way the caller gets 503 DATABASE_UNAVAILABLE (docs/operations.md).
+    driverOptions: { onPoolCreated: namePreparedStatements, connectionTimeoutMillis: CONNECT_TIMEOUT_MS },
     debug,
     // Request handlers always work in an explicit fork or transaction.
     allowGlobalContext: false,

@@ -27,6 +27,8 @@ export interface HarnessOptions {
   clickFlushMs?: number;
   /** How long a link read may be answered from memory (LINK_READ_CACHE_MS by default). */
   linkReadCacheMs?: number;
+  /** How long links seen before the database became unreachable keep redirecting. */
+  redirectStaleIfErrorMs?: number;
   /** Remote reputation or other sources asked after the stored denylist, instead of the default domain list. */
   reputation?: UrlReputation;
   logLevel?: string;
@@ -72,6 +74,7 @@ export function testServers<Options extends HarnessBuildOptions>(build: ServerBu
       denylist,
       clickFlushMs,
       linkReadCacheMs,
+      redirectStaleIfErrorMs,
       reputation,
       logLevel = 'warn',
       logStream,
@@ -87,6 +90,7 @@ export function testServers<Options extends HarnessBuildOptions>(build: ServerBu
       reputation: reputation ?? new LocalDenylist(denylist ?? ['flagged.example']),
       clicks: { flushIntervalMs: clickFlushMs ?? 60_000 },
       ...(linkReadCacheMs === undefined ? {} : { linkReadCacheMs }),
+      ...(redirectStaleIfErrorMs === undefined ? {} : { redirectStaleIfErrorMs }),
     });
     const app = await build({
       ...definedOnly(serverOptions),

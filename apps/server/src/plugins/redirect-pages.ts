@@ -13,6 +13,12 @@ main{max-width:28rem;padding:2rem;text-align:center}h1{font-size:1.5rem;margin:0
 
 export const NOT_FOUND_PAGE = page('Link not found', 'This short link does not exist, or it has been deleted.');
 export const GONE_PAGE = page('Link expired', 'This short link has expired and no longer leads anywhere.');
+export const UNAVAILABLE_PAGE = page(
+  'Temporarily unavailable',
+  'This short link cannot be looked up right now. Please try again in a few seconds.',
+);
+/** Seconds a visitor's browser or a crawler is told to wait when the database cannot be reached. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 export const HOME_PAGE = page(
   'Shortlinks',
   'A short-link service. <a href="/app">Open the dashboard</a> to manage your links and see their clicks; the API is documented at <a href="/docs">/docs</a>.',

@@ -4,7 +4,7 @@ import { LIMITS, SLUG_PATTERN } from '@shortlinks/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { clientAddress } from '../rate-limits.ts';
 import { recordVisit, redirectHeaders, visitRefusal } from '../redirects/visit.ts';
-import { GONE_PAGE, HOME_PAGE, NOT_FOUND_PAGE, sendPage } from './redirect-pages.ts';
+import { GONE_PAGE, HOME_PAGE, NOT_FOUND_PAGE, sendPage, UNAVAILABLE_PAGE, UNAVAILABLE_RETRY_AFTER_SECONDS } from './redirect-pages.ts';
 
 export interface RedirectPluginOptions {
   services: Services;
@@ -37,6 +37,9 @@ export async function redirectPlugin(app: FastifyInstance, { services, countryHe
   function answer(request: SlugRequest, reply: FastifyReply, outcome: RedirectOutcome, now: number): FastifyReply {
     if (outcome.kind === 'not_found') return sendPage(reply, 404, NOT_FOUND_PAGE);
     if (outcome.kind === 'gone') return sendPage(reply, 410, GONE_PAGE);
+    if (outcome.kind === 'unavailable') {
+      return sendPage(reply.header('retry-after', String(UNAVAILABLE_RETRY_AFTER_SECONDS)), 503, UNAVAILABLE_PAGE);
+    }
 
     recordVisit(clicks, countryHeader, { method: request.method, headers: request.headers, ip: request.ip }, outcome.linkId, now);
     return reply.code(302).headers(redirectHeaders(outcome.location)).send();

@@ -68,6 +68,6 @@ export function answerRestFailure(log: (error: unknown) => void): FailureAnswer 
     const failure = toAppError(error, input);
     // Expected refusals (a reputation service down, fail-closed) are logged where they happen.
     if (failure.code === 'INTERNAL_ERROR') log(error);
-    return reply.code(failure.status).type('application/json').send(failure.toBody());
+    return reply.code(failure.status).headers(failure.headers).type('application/json').send(failure.toBody());
   };
 }

@@ -42,8 +42,9 @@ export async function restPlugin(app: FastifyInstance, { services }: { services:
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const failure = fromFastifyError(error);
-    if (failure.status >= 500) request.log.error({ err: error }, 'request failed');
-    return reply.code(failure.status).type('application/json').send(failure.toBody());
+    // An outage of the database is no bug of ours, and is logged once by what noticed it, not per request.
+    if (failure.code === 'INTERNAL_ERROR') request.log.error({ err: error }, 'request failed');
+    return reply.code(failure.status).headers(failure.headers).type('application/json').send(failure.toBody());
   });
 
   registerProcedureRoutes(

@@ -49,7 +49,11 @@ export function registerSingleCalls(scope: FastifyInstance, { services, prefix, 
           const error = getTRPCErrorFromUnknown(cause);
           onError(error);
           const shape = getErrorShape({ config, ctx, error, input, path, type });
-          return reply.code(toAppError(error).status).send(JSON.stringify({ error: shape }));
+          const failure = toAppError(error);
+          return reply
+            .code(failure.status)
+            .headers(failure.headers)
+            .send(JSON.stringify({ error: shape }));
         }
       },
     });

@@ -24,8 +24,9 @@ export async function trpcPlugin(app: FastifyInstance, { services }: { services:
   // envelope, with the app's code where the client looks for it.
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const failure = fromFastifyError(error);
-    if (failure.status >= 500) request.log.error({ err: error }, 'request failed');
-    return reply.code(failure.status).type('application/json').send(trpcErrorBody(failure));
+    // An outage of the database is no bug of ours, and is logged once by what noticed it, not per request.
+    if (failure.code === 'INTERNAL_ERROR') request.log.error({ err: error }, 'request failed');
+    return reply.code(failure.status).headers(failure.headers).type('application/json').send(trpcErrorBody(failure));
   });
 
   // The adapter hands tRPC the body (and a query's `input`) as text, which tRPC parses itself.
@@ -43,7 +44,10 @@ export async function trpcPlugin(app: FastifyInstance, { services }: { services:
     responseMeta: ({ paths, data, errors }: { paths?: readonly string[]; data: readonly unknown[]; errors: readonly unknown[] }) => {
       // Batched calls keep tRPC's own status; a single call answers like its REST twin.
       if (paths?.length !== 1) return {};
-      if (errors.length > 0) return { status: toAppError(errors[0]).status };
+      if (errors.length > 0) {
+        const failure = toAppError(errors[0]);
+        return { status: failure.status, headers: failure.headers };
+      }
       const result = data[0] as { result?: { data?: unknown } } | undefined;
       const status = successStatus(paths[0] ?? '', result?.result?.data);
       // A tRPC response always carries its JSON envelope, which a 204 cannot: deletions answer 200.

@@ -13,19 +13,32 @@ export interface RedirectTarget {
 export const NO_LINK = Symbol('no live link');
 type Entry = RedirectTarget | typeof NO_LINK;
 
+/** An answer kept from before announcements stopped, and when the database last gave it. */
+interface KeptEntry {
+  entry: Entry;
+  knownAt: number;
+}
+
 /**
  * slug → redirect target, in process, bounded (LRU), with negative entries for unknown slugs.
  * Correct across processes only together with the link change announcements
- * (`LinkChangeListener`): while those are not arriving, nothing is cached.
+ * (`LinkChangeListener`): while those are not arriving, nothing is trusted.
+ *
+ * What was cached when announcements stopped is not thrown away but kept apart, with the time it
+ * was last known true: {@link kept} gives it to a visit that finds the database unreachable
+ * (stale-if-error, docs/redirects.md). Announcements arriving again forget it: from then on the
+ * cache is trusted and fills afresh.
  */
 export class RedirectCache {
   readonly #entries: LRUCache<string, Entry>;
+  readonly #kept: LRUCache<string, KeptEntry>;
   /** Bumped by every invalidation, so a lookup that raced one does not store a stale answer. */
   #epoch = 0;
   #enabled = true;
 
   constructor(maxEntries = 100_000) {
     this.#entries = new LRUCache({ max: maxEntries });
+    this.#kept = new LRUCache({ max: maxEntries });
   }
 
   get(slug: string): Entry | undefined {
@@ -37,23 +50,53 @@ export class RedirectCache {
     return this.#epoch;
   }
 
-  set(slug: string, entry: Entry, snapshot: number): void {
-    if (this.#enabled && snapshot === this.#epoch) this.#entries.set(slug, entry);
+  /**
+   * Stores what the database answered at `now`. While announcements are not arriving it is only
+   * kept for an outage of the database, never served from the cache.
+   */
+  set(slug: string, entry: Entry, snapshot: number, now = Date.now()): void {
+    if (snapshot !== this.#epoch) return;
+    if (this.#enabled) this.#entries.set(slug, entry);
+    else this.#kept.set(slug, { entry, knownAt: now });
   }
 
   invalidate(slug: string): void {
     this.#epoch++;
     this.#entries.delete(slug);
+    this.#kept.delete(slug);
   }
 
-  /** Forgets everything; `enabled` false stops caching until announcements arrive again. */
-  reset(enabled: boolean): void {
+  /**
+   * `enabled` false: announcements stopped; what the cache holds is kept apart (known true until
+   * `now`) and nothing is served from it until they arrive again. `enabled` true: they arrive;
+   * the cache starts empty and what was kept apart is forgotten.
+   */
+  reset(enabled: boolean, now = Date.now()): void {
     this.#epoch++;
+    if (enabled) this.#kept.clear();
+    else if (this.#enabled) {
+      // Least recently used first, so the LRU order carries over.
+      for (const slug of this.#entries.rkeys()) {
+        const entry = this.#entries.peek(slug);
+        if (entry !== undefined) this.#kept.set(slug, { entry, knownAt: now });
+      }
+    }
     this.#entries.clear();
     this.#enabled = enabled;
   }
 
+  /** What was known of `slug` at most `maxAgeMs` before `now`, for a visit the database cannot answer. */
+  kept(slug: string, now: number, maxAgeMs: number): Entry | undefined {
+    const kept = this.#kept.get(slug);
+    return kept !== undefined && now - kept.knownAt <= maxAgeMs ? kept.entry : undefined;
+  }
+
   get size(): number {
     return this.#entries.size;
+  }
+
+  /** Entries kept apart for an outage of the database. */
+  get keptSize(): number {
+    return this.#kept.size;
   }
 }

@@ -44,6 +44,8 @@ export interface ServiceOptions {
   callerCacheMs?: number;
   /** How long a link read may be answered from memory (LINK_READ_CACHE_MS); tests set it. */
   linkReadCacheMs?: number;
+  /** How long a link seen before the database became unreachable keeps redirecting (REDIRECT_STALE_IF_ERROR_SECONDS). */
+  redirectStaleIfErrorMs?: number;
 }
 
 /** Every domain service, built once per process. */
@@ -61,11 +63,19 @@ export interface Services {
   denylist: DenylistService;
 }
 
-export function createServices({ orm, shortDomain, reputation, clicks, callerCacheMs, linkReadCacheMs }: ServiceOptions): Services {
+export function createServices({
+  orm,
+  shortDomain,
+  reputation,
+  clicks,
+  callerCacheMs,
+  linkReadCacheMs,
+  redirectStaleIfErrorMs,
+}: ServiceOptions): Services {
   const origin = shortDomain.replace(/\/+$/, '');
   const denylist = new DenylistService(orm);
   const destinations = new DestinationChecker(hostOf(origin), new ReputationChain(reputation ? [denylist, reputation] : [denylist]));
-  const redirects = new RedirectService(orm);
+  const redirects = new RedirectService(orm, redirectStaleIfErrorMs === undefined ? {} : { staleIfErrorMs: redirectStaleIfErrorMs });
   const changed = (slug: string) => redirects.cache.invalidate(slug);
   const links = new LinkService(
     orm,
