@@ -1,5 +1,5 @@
 import { createOrm, migrate, type Orm } from '@shortlinks/db';
-import { type EmbeddedDatabase, startEmbeddedPostgres } from '@shortlinks/db/embedded';
+import { type EmbeddedDatabase, type Supervision, startEmbeddedPostgres } from '@shortlinks/db/embedded';
 import type { Config } from './env.ts';
 
 export interface OpenDatabase {
@@ -14,13 +14,17 @@ export interface OpenDatabase {
 
 /**
  * Connects to DATABASE_URL, or starts the embedded PostgreSQL under DATA_DIR when it is unset,
- * and applies pending migrations.
+ * and applies pending migrations. An embedded cluster this process starts is restarted if it dies
+ * (`supervise`); an external one is its operator's to run.
  */
 export async function openDatabase(
   config: Pick<Config, 'databaseUrl' | 'dataDir'>,
   log: (line: string) => void = () => {},
+  supervise?: Supervision,
 ): Promise<OpenDatabase> {
-  const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres({ dataDir: config.dataDir, log });
+  const embedded = config.databaseUrl
+    ? undefined
+    : await startEmbeddedPostgres({ dataDir: config.dataDir, log, ...(supervise ? { supervise } : {}) });
   const url = config.databaseUrl ?? embedded?.url;
   if (!url) throw new Error('no database');
   let orm: Orm | undefined;

@@ -7,6 +7,9 @@ import { ensureDashboardBuilt } from './dashboard/build-on-start.ts';
 import { openDatabase } from './database.ts';
 import { readConfig } from './env.ts';
 
+/** The exit code when the embedded database died and could not be restarted (EX_UNAVAILABLE). */
+const EXIT_DATABASE_LOST = 69;
+
 /** `pnpm start`: read the environment, open the database, listen, and shut down cleanly on a signal. */
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 const { config, problems } = readConfig(process.env, repoRoot);
@@ -17,12 +20,24 @@ if (!config) {
 
 // The web dashboard is built (when missing or stale) while the database starts.
 const dashboard = ensureDashboardBuilt();
-const database = await openDatabase(config, (line) => {
-  if (config.logLevel === 'debug' || config.logLevel === 'trace') console.error(`[postgres] ${line}`);
-});
-// Warnings of an unavailable reputation service and of the click recorder (clicks dropped,
-// writes failing) go to the server's log once it exists.
+// Warnings of an unavailable reputation service, of the click recorder (clicks dropped, writes
+// failing) and of the embedded database's supervisor go to the server's log once it exists.
 let warn = (message: string) => console.warn(message);
+const database = await openDatabase(
+  config,
+  (line) => {
+    if (config.logLevel === 'debug' || config.logLevel === 'trace') console.error(`[postgres] ${line}`);
+  },
+  {
+    log: (line) => warn(line),
+    // Restarting in place failed for a minute: exit non-zero, so that a supervisor (systemd,
+    // Docker's restart policy) starts the server and its database afresh (docs/operations.md).
+    gaveUp: (error) => {
+      console.error(`${error.message}; exiting`);
+      process.exit(EXIT_DATABASE_LOST);
+    },
+  },
+);
 const remote = remoteReputation(config.reputation, (message) => warn(message));
 const services = createServices({
   orm: database.orm,

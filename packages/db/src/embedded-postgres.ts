@@ -9,6 +9,10 @@ import { type ClusterCredentials, loadOrCreateCredentials, type RoleCredentials 
 import { embeddedMemoryFlags } from './embedded-memory.ts';
 import { importWithoutSignalHandlers, withDetachedSpawn } from './embedded-postgres-library.ts';
 import { prepareApplicationDatabase } from './embedded-roles.ts';
+import { type Supervision, superviseCluster } from './embedded-supervisor.ts';
+
+export type { Supervision } from './embedded-supervisor.ts';
+
 import { ensureRunAsUser, ensureRunAsUserCanReach, writePasswordFile } from './embedded-run-as.ts';
 
 /** A PostgreSQL cluster on this machine, started by us or found already running. */
@@ -32,6 +36,8 @@ export interface EmbeddedOptions {
   /** The port to listen on; a free one when unset. */
   port?: number;
   log?: (line: string) => void;
+  /** Restart the cluster if its postmaster dies (a server's own cluster; embedded-supervisor.ts). */
+  supervise?: Supervision;
 }
 
 /**
@@ -134,10 +140,15 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
 
   // Last resort when the process exits without stopping the cluster (an uncaught error):
   // a fast shutdown request, which PostgreSQL completes on its own.
-  const stopOnExit = () => (cluster as unknown as { process?: ChildProcess }).process?.kill('SIGINT');
+  const supervised = cluster as unknown as { process?: ChildProcess; start(): Promise<void> };
+  const stopOnExit = () => supervised.process?.kill('SIGINT');
   process.once('exit', stopOnExit);
+  const stopSupervising = options.supervise
+    ? superviseCluster(supervised, () => withDetachedSpawn(() => cluster.start()), options.supervise)
+    : () => {};
   let stopped: Promise<void> | undefined;
   const stop = () => {
+    stopSupervising();
     process.removeListener('exit', stopOnExit);
     stopped ??= cluster.stop();
     return stopped;
