@@ -105,3 +105,25 @@ describe('readConfig: API rate limits per plan', () => {
     expect(problems).toEqual([expect.stringMatching(/^API_RATE_LIMIT_TEAM: /)]);
   });
 });
+
+describe('readConfig: database outages', () => {
+  test('defaults: links seen recently keep redirecting for an hour, and 250,000 click events are kept unwritten at most', () => {
+    const { config } = readConfig({});
+    expect(config?.redirectStaleIfErrorMs).toBe(3_600_000);
+    expect(config?.clickBufferMax).toBe(250_000);
+  });
+
+  test('both can be set; 0 seconds serves nothing kept from before an outage', () => {
+    const { config } = readConfig({ REDIRECT_STALE_IF_ERROR_SECONDS: '0', CLICK_BUFFER_MAX: '5000' });
+    expect(config?.redirectStaleIfErrorMs).toBe(0);
+    expect(config?.clickBufferMax).toBe(5000);
+  });
+
+  test('out of range or not a number: one line naming the variable', () => {
+    const { config, problems } = readConfig({ REDIRECT_STALE_IF_ERROR_SECONDS: '-1', CLICK_BUFFER_MAX: 'lots' });
+    expect(config).toBeUndefined();
+    expect(problems).toHaveLength(2);
+    expect(problems.join('\n')).toMatch(/REDIRECT_STALE_IF_ERROR_SECONDS/);
+    expect(problems.join('\n')).toMatch(/CLICK_BUFFER_MAX/);
+  });
+});

@@ -1,6 +1,11 @@
 import path from 'node:path';
 import { DEFAULT_RATE_LIMITS } from '@shortlinks/api/plans';
-import { DEFAULT_CLICK_FLUSH_MS, DEFAULT_RETENTION_DAYS, DEFAULT_STALE_IF_ERROR_MS } from '@shortlinks/api/redirects';
+import {
+  DEFAULT_CLICK_BUFFER_MAX,
+  DEFAULT_CLICK_FLUSH_MS,
+  DEFAULT_RETENTION_DAYS,
+  DEFAULT_STALE_IF_ERROR_MS,
+} from '@shortlinks/api/redirects';
 import type { RemoteReputationSettings } from '@shortlinks/api/reputation';
 import type { Plan } from '@shortlinks/contract';
 import { z } from 'zod';
@@ -32,6 +37,8 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   /** How often buffered clicks are written, in ms: a hard crash loses at most this much. */
   CLICK_FLUSH_MS: z.coerce.number().int().min(50).max(60_000).default(DEFAULT_CLICK_FLUSH_MS),
+  /** Distinct click events kept unwritten at most while the database is unreachable; more are dropped and counted. */
+  CLICK_BUFFER_MAX: z.coerce.number().int().min(1_000).max(10_000_000).default(DEFAULT_CLICK_BUFFER_MAX),
   /** Request header a trusted proxy sets to the visitor's country (e.g. CF-IPCountry); unset: countries are unknown. */
   CLICK_COUNTRY_HEADER: z
     .string()
@@ -85,6 +92,7 @@ export interface Config {
   logLevel: (typeof LOG_LEVELS)[number];
   denylist: string[];
   clickFlushMs: number;
+  clickBufferMax: number;
   /** Lower-cased header name, or undefined. */
   clickCountryHeader: string | undefined;
   clickRetentionDays: number;
@@ -125,6 +133,7 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): { confi
       shortDomain: (value.SHORT_DOMAIN ?? `http://localhost:${value.PORT}`).replace(/\/+$/, ''),
       logLevel: value.LOG_LEVEL,
       clickFlushMs: value.CLICK_FLUSH_MS,
+      clickBufferMax: value.CLICK_BUFFER_MAX,
       clickCountryHeader: value.CLICK_COUNTRY_HEADER?.toLowerCase(),
       clickRetentionDays: value.CLICK_RETENTION_DAYS,
       denylist: value.URL_DENYLIST.split(',')

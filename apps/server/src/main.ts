@@ -43,7 +43,12 @@ const services = createServices({
   orm: database.orm,
   shortDomain: config.shortDomain,
   reputation: new ReputationChain([new LocalDenylist(config.denylist), ...(remote ? [remote] : [])]),
-  clicks: { flushIntervalMs: config.clickFlushMs, retentionDays: config.clickRetentionDays, log: (message) => warn(message) },
+  clicks: {
+    flushIntervalMs: config.clickFlushMs,
+    maxBuffered: config.clickBufferMax,
+    retentionDays: config.clickRetentionDays,
+    log: (message) => warn(message),
+  },
   redirectStaleIfErrorMs: config.redirectStaleIfErrorMs,
 });
 reportDashboardBuild(await dashboard);
