@@ -143,7 +143,7 @@ describe('API rate limits the operator sets per plan (API_RATE_LIMIT_<PLAN>)', (
   });
 });
 
-test('the OpenAPI document declares the RateLimit headers on every response, and Retry-After on 429', async () => {
+test('the OpenAPI document declares the RateLimit headers on every response, and Retry-After on 429 and 503', async () => {
   const document = (await (await fetch(`${server.api}/openapi.json`)).json()) as {
     paths: Record<string, Record<string, { responses: Record<string, { headers?: Record<string, unknown> }> }>>;
   };
@@ -152,7 +152,7 @@ test('the OpenAPI document declares the RateLimit headers on every response, and
   );
   expect(responses.length).toBeGreaterThan(20);
   for (const [status, response] of responses) {
-    const expected = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', ...(status === '429' ? ['Retry-After'] : [])];
+    const expected = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', ...(status === '429' || status === '503' ? ['Retry-After'] : [])];
     expect(Object.keys(response.headers ?? {}).sort(), status).toEqual(expected.sort());
   }
   // Every operation can be refused with 429.
