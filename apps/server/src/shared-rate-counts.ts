@@ -1,3 +1,4 @@
+/// <reference path="./fastify-rate-limit-stores.d.ts" />
 import { once } from 'node:events';
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import LocalStore from '@fastify/rate-limit/store/LocalStore.js';
