@@ -1,5 +1,4 @@
 /// <reference path="./fastify-rate-limit-stores.d.ts" />
-import { once } from 'node:events';
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import LocalStore from '@fastify/rate-limit/store/LocalStore.js';
 import RedisStore from '@fastify/rate-limit/store/RedisStore.js';
@@ -30,16 +29,26 @@ export function rateLimitRedis(url: string): Redis {
   });
 }
 
-/** Connects, and waits until Redis answers (at most `ms`); false when it did not, and counting starts per process. */
+/**
+ * Connects, and waits until Redis answers (at most `ms`); false when it did not, and counting
+ * starts per process. A refused connection is no reason to stop waiting: Redis may be starting
+ * beside this server, and ioredis tries again within 2 s.
+ */
 export async function waitForRedis(redis: Redis, ms = REDIS_READY_WAIT_MS): Promise<boolean> {
   // A refused first connection is retried by ioredis on its own; the rejection says nothing more.
   if (redis.status === 'wait') redis.connect().catch(() => {});
   if (redis.status === 'ready') return true;
-  const timeout = AbortSignal.timeout(ms);
-  return once(redis, 'ready', { signal: timeout }).then(
-    () => true,
-    () => false,
-  );
+  return new Promise((resolve) => {
+    const ready = () => {
+      clearTimeout(timer);
+      resolve(true);
+    };
+    const timer = setTimeout(() => {
+      redis.off('ready', ready);
+      resolve(false);
+    }, ms);
+    redis.once('ready', ready);
+  });
 }
 
 export interface SharedCountsOptions {

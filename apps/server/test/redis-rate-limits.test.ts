@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { REDIS_READY_WAIT_MS } from '../src/shared-rate-counts.ts';
 import { callApi, createAccount, GENEROUS_RATE_LIMITS, startTestServer, type TestAccount, type TestServer } from './harness.ts';
-import { waitFor } from './processes.ts';
+import { freePort, waitFor } from './processes.ts';
 import { startRedis, type TestRedis } from './redis-server.ts';
 
 /**
@@ -79,6 +80,41 @@ describe('with REDIS_URL, every instance counts a key against one budget', () =>
     expect(other.status).toBe(200);
     expect(Number(other.headers.get('ratelimit-remaining'))).toBe(LIMIT - 1);
   });
+});
+
+describe('start-up', () => {
+  test('an instance just started counts its very first request in Redis', async () => {
+    const account = await createAccount(first, { plan: 'starter' });
+    const third = await startTestServer({ databaseUrl: first.databaseUrl, rateLimits: LIMITS, redisUrl: redis.url });
+    try {
+      expect(await call(third, account, 'rest')).toEqual({ status: 200, remaining: LIMIT - 1 });
+      expect(await call(first, account, 'rest')).toEqual({ status: 200, remaining: LIMIT - 2 });
+    } finally {
+      await third.close();
+    }
+  });
+
+  test('an instance whose Redis does not answer waits REDIS_READY_WAIT_MS for it, then starts anyway and counts alone', async () => {
+    const log: string[] = [];
+    const nowhere = `redis://127.0.0.1:${await freePort()}`;
+    const started = performance.now();
+    const lonely = await startTestServer({
+      databaseUrl: first.databaseUrl,
+      rateLimits: LIMITS,
+      redisUrl: nowhere,
+      logStream: { write: (line) => void log.push(line) },
+    });
+    try {
+      expect(performance.now() - started).toBeGreaterThanOrEqual(REDIS_READY_WAIT_MS);
+      expect(performance.now() - started).toBeLessThan(REDIS_READY_WAIT_MS + 3_000);
+      expect(log.join('')).toContain('Redis did not answer at start');
+      const account = await createAccount(first, { plan: 'starter' });
+      for (let i = 0; i < LIMIT; i++) expect(await call(lonely, account, 'rest')).toEqual({ status: 200, remaining: LIMIT - 1 - i });
+      expect((await call(lonely, account, 'trpc')).status).toBe(429);
+    } finally {
+      await lonely.close();
+    }
+  }, 30_000);
 });
 
 test('without REDIS_URL each instance counts alone: two instances allow a key twice its budget', async () => {
