@@ -167,4 +167,31 @@ describe('when Redis goes away', () => {
     expect((await call(second, after, 'trpc')).status).toBe(429);
     expect([warned(firstLog), warned(secondLog)]).toEqual([1, 1]);
   }, 60_000);
+
+  test('a Redis that stops answering costs a request at most one command timeout, and counting goes local meanwhile', async () => {
+    const warned = () => firstLog.filter((line) => line.includes('counting in this process only')).length;
+    const warnedBefore = warned();
+    redis.freeze();
+    try {
+      const account = await createAccount(first, { plan: 'starter' });
+      const started = Date.now();
+      for (let i = 0; i < LIMIT; i++) expect(await call(first, account, 'rest')).toEqual({ status: 200, remaining: LIMIT - 1 - i });
+      expect((await call(first, account, 'rest')).status).toBe(429);
+      // The first waits out the command timeout (250 ms); those after it do not ask Redis for a
+      // second. Each of the seven waiting it out would take 1750 ms.
+      expect(Date.now() - started).toBeLessThan(LIMIT * 250);
+      expect(warned()).toBe(warnedBefore + 1);
+    } finally {
+      redis.thaw();
+    }
+    await waitFor(
+      async () => {
+        const probe = await createAccount(first, { plan: 'starter' });
+        await call(first, probe, 'rest');
+        return (await call(second, probe, 'rest')).remaining === LIMIT - 2;
+      },
+      15_000,
+      'counting in Redis again after the freeze',
+    );
+  }, 60_000);
 });

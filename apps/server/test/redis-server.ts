@@ -14,6 +14,10 @@ export interface TestRedis {
   kill(): Promise<void>;
   /** Starts again on the same port, empty. */
   restart(): Promise<void>;
+  /** SIGSTOP: connections stay open and nothing answers, as with a hung server or a black-holed network. */
+  freeze(): void;
+  /** SIGCONT: answers again, the waiting commands first. */
+  thaw(): void;
   stop(): Promise<void>;
 }
 
@@ -66,6 +70,8 @@ export async function startRedis(): Promise<TestRedis> {
     port,
     kill: () => end('SIGKILL'),
     restart: start,
+    freeze: () => child?.kill('SIGSTOP'),
+    thaw: () => child?.kill('SIGCONT'),
     stop: async () => {
       await end('SIGTERM');
       await rm(dir, { recursive: true, force: true });
