@@ -94,7 +94,7 @@ export class SharedRateCounts implements FastifyRateLimitStore {
   incr(...[key, callback, timeWindow, max]: Parameters<FastifyRateLimitStore['incr']>): void {
     // A disconnected client would refuse the command anyway; not asking spares an error per request.
     if (this.#redis.status !== 'ready' || Date.now() - this.#failedAt < RETRY_REDIS_AFTER_MS) {
-      this.#countedAlone(`Redis is ${this.#redis.status === 'ready' ? 'failing' : this.#redis.status}`);
+      this.#countedAlone(this.#redis.status === 'ready' ? 'Redis failed a moment ago' : `Redis connection: ${this.#redis.status}`);
       this.#local.incr(key, callback, timeWindow, max);
       return;
     }
