@@ -47,6 +47,8 @@ export interface ServerOptions {
   rateLimits?: Partial<RateLimitSettings>;
   /** Fastify's trustProxy, so client IPs (rate limits, logs) come from X-Forwarded-For behind a proxy. */
   trustProxy?: boolean | number | string[] | undefined;
+  /** Redis or Valkey where every instance counts the API's rate limits together (docs/scaling.md). */
+  redisUrl?: string | undefined;
   /** Overrides of the default request timeouts and connection cap (docs/security.md). */
   connectionLimits?: Partial<ConnectionLimits>;
 }
@@ -96,7 +98,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   // connection, whichever route gave it.
   closeAfterUnreadBody(app);
 
-  await registerRateLimits(app, rateLimits);
+  await registerRateLimits(app, rateLimits, options.redisUrl);
   await app.register(healthPlugin, { orm });
   await app.register(apiScope, { services, baseUrl });
   await app.register(dashboardPlugin, { prefix: '/app' });

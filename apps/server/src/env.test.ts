@@ -127,3 +127,19 @@ describe('readConfig: database outages', () => {
     expect(problems.join('\n')).toMatch(/CLICK_BUFFER_MAX/);
   });
 });
+
+describe('readConfig: REDIS_URL', () => {
+  test('unset by default: each process counts its own rate limits', () => {
+    expect(readConfig({}).config?.redisUrl).toBeUndefined();
+  });
+
+  test.each(['redis://127.0.0.1:6379', 'rediss://:secret@cache.internal:6380/2', 'redis://valkey'])('%s is taken as it is', (url) => {
+    expect(readConfig({ REDIS_URL: url }).config?.redisUrl).toBe(url);
+  });
+
+  test.each(['127.0.0.1:6379', 'http://redis:6379', 'redis://'])('REDIS_URL=%s is refused with one line naming it', (value) => {
+    const { config, problems } = readConfig({ REDIS_URL: value });
+    expect(config).toBeUndefined();
+    expect(problems).toEqual(['REDIS_URL: must be a redis:// or rediss:// URL']);
+  });
+});

@@ -72,6 +72,11 @@ const EnvSchema = z.object({
     .default(DEFAULT_STALE_IF_ERROR_MS / 1000),
   /** Redirects each client IP may follow per minute (docs/security.md). */
   REDIRECT_RATE_LIMIT: z.coerce.number().int().min(1).default(DEFAULT_RATE_LIMITS.redirects),
+  /** Redis or Valkey shared by every instance for the API's rate-limit counters (docs/scaling.md); unset: per process. */
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\/\S+$/, 'must be a redis:// or rediss:// URL')
+    .optional(),
   /** Fastify's trustProxy: `true`, a hop count, or comma-separated proxy addresses; client IPs come from X-Forwarded-For. */
   TRUST_PROXY: z.string().optional(),
   /** The whole request (line, headers, body) must arrive within this many ms, or 408 (docs/security.md). */
@@ -102,6 +107,8 @@ export interface Config {
   /** API requests per minute per key, by plan; 0: no limit. */
   apiRateLimits: Record<Plan, number>;
   trustProxy: boolean | number | string[] | undefined;
+  /** Where the API's rate-limit counters are shared; undefined: each process counts alone. */
+  redisUrl: string | undefined;
   connectionLimits: Pick<ConnectionLimits, 'requestMs' | 'idleMs' | 'maxConnections'>;
 }
 
@@ -156,6 +163,7 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): { confi
         unlimited: value.API_RATE_LIMIT_UNLIMITED,
       },
       trustProxy: trustProxy(value.TRUST_PROXY),
+      redisUrl: value.REDIS_URL,
       connectionLimits: {
         requestMs: value.REQUEST_TIMEOUT_MS,
         idleMs: value.CONNECTION_IDLE_TIMEOUT_MS,

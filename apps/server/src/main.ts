@@ -62,6 +62,7 @@ const app = await buildServer({
   countryHeader: config.clickCountryHeader,
   rateLimits: { redirects: config.redirectRateLimit, apiPerPlan: config.apiRateLimits },
   trustProxy: config.trustProxy,
+  redisUrl: config.redisUrl,
   connectionLimits: config.connectionLimits,
 });
 warn = (message) => app.log.warn(message);

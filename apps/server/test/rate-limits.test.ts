@@ -152,7 +152,12 @@ test('the OpenAPI document declares the RateLimit headers on every response, and
   );
   expect(responses.length).toBeGreaterThan(20);
   for (const [status, response] of responses) {
-    const expected = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', ...(status === '429' || status === '503' ? ['Retry-After'] : [])];
+    const expected = [
+      'RateLimit-Limit',
+      'RateLimit-Remaining',
+      'RateLimit-Reset',
+      ...(status === '429' || status === '503' ? ['Retry-After'] : []),
+    ];
     expect(Object.keys(response.headers ?? {}).sort(), status).toEqual(expected.sort());
   }
   // Every operation can be refused with 429.
