@@ -1,7 +1,9 @@
 import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM } from '@mikro-orm/postgresql';
+import type pg from 'pg';
 import { entities } from './entities/index.ts';
 import { migrationsList } from './migrations/index.ts';
+import { countPoolErrors } from './pool-errors.ts';
 import { namePreparedStatements } from './prepared-statements.ts';
 
 export type Orm = MikroORM;
@@ -28,7 +30,12 @@ export async function createOrm({ databaseUrl, poolSize = 10, debug = false }: O
       silent: true,
     },
     pool: { min: 0, max: poolSize },
-    driverOptions: { onPoolCreated: namePreparedStatements },
+    driverOptions: {
+      onPoolCreated: (pool: pg.Pool) => {
+        namePreparedStatements(pool);
+        countPoolErrors(pool);
+      },
+    },
     debug,
     // Request handlers always work in an explicit fork or transaction.
     allowGlobalContext: false,

@@ -1,5 +1,13 @@
 /** The redirect path's pieces the server wires in: visitor descriptions, click recording, the visit limiter. */
 export { agentClass, countryCode, describeAgent, referrerHost, type VisitorAgent } from './agent-class.ts';
-export { type ClickEvent, ClickRecorder, DEFAULT_CLICK_FLUSH_MS, DEFAULT_RETENTION_DAYS, type DroppedClicks } from './click-recorder.ts';
+export {
+  type ClickCounts,
+  type ClickEvent,
+  ClickRecorder,
+  DEFAULT_CLICK_FLUSH_MS,
+  DEFAULT_RETENTION_DAYS,
+  type DroppedClicks,
+  type FlushObserver,
+} from './click-recorder.ts';
 export type { RedirectOutcome } from './redirect-service.ts';
 export { VisitLimiter } from './visit-limiter.ts';

@@ -23,6 +23,9 @@ export class RedirectCache {
   /** Bumped by every invalidation, so a lookup that raced one does not store a stale answer. */
   #epoch = 0;
   #enabled = true;
+  /** For metrics: entries a link change removed, and times everything was forgotten. */
+  invalidated = 0;
+  resets = 0;
 
   constructor(maxEntries = 100_000) {
     this.#entries = new LRUCache({ max: maxEntries });
@@ -43,7 +46,7 @@ export class RedirectCache {
 
   invalidate(slug: string): void {
     this.#epoch++;
-    this.#entries.delete(slug);
+    if (this.#entries.delete(slug)) this.invalidated++;
   }
 
   /** Forgets everything; `enabled` false stops caching until announcements arrive again. */
@@ -51,6 +54,7 @@ export class RedirectCache {
     this.#epoch++;
     this.#entries.clear();
     this.#enabled = enabled;
+    this.resets++;
   }
 
   get size(): number {

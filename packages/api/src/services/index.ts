@@ -59,12 +59,15 @@ export interface Services {
   redirects: RedirectService;
   clicks: ClickRecorder;
   denylist: DenylistService;
+  /** Every destination check: the stored denylist, then the configured sources (metrics observe it). */
+  reputation: ReputationChain;
 }
 
 export function createServices({ orm, shortDomain, reputation, clicks, callerCacheMs, linkReadCacheMs }: ServiceOptions): Services {
   const origin = shortDomain.replace(/\/+$/, '');
   const denylist = new DenylistService(orm);
-  const destinations = new DestinationChecker(hostOf(origin), new ReputationChain(reputation ? [denylist, reputation] : [denylist]));
+  const chain = new ReputationChain(reputation ? [denylist, reputation] : [denylist]);
+  const destinations = new DestinationChecker(hostOf(origin), chain);
   const redirects = new RedirectService(orm);
   const changed = (slug: string) => redirects.cache.invalidate(slug);
   const links = new LinkService(
@@ -92,5 +95,6 @@ export function createServices({ orm, shortDomain, reputation, clicks, callerCac
     // Click counts are part of a link read: this process forgets the links it keeps once clicks are written.
     clicks: new ClickRecorder(orm, { ...clicks, written: () => links.reads.clear() }),
     denylist,
+    reputation: chain,
   };
 }
