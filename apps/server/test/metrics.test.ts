@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BROWSER_USER_AGENT, createAccount, createLink, startTestServer, type TestAccount, type TestServer } from './harness.ts';
 
@@ -293,5 +295,26 @@ describe('reputation checks', () => {
     expect(checks('denylist', 'clean')).toBe(2);
     expect(checks('url_denylist', 'clean')).toBe(1);
     expect(checks('url_denylist', 'flagged')).toBe(1);
+  });
+});
+
+describe('the documentation', () => {
+  test('every metric docs/metrics.md and the Grafana dashboard name is served, and every one served is documented', async () => {
+    const docs = path.resolve(import.meta.dirname, '../../../docs');
+    const page = await readFile(path.join(docs, 'metrics.md'), 'utf8');
+    const dashboard = await readFile(path.join(docs, 'grafana-dashboard.json'), 'utf8');
+    JSON.parse(dashboard);
+    // Every metric has its TYPE line, even one with no series yet (a histogram nothing was observed in).
+    const text = await (await fetch(server.app.metricsUrl ?? '')).text();
+    const served = new Set([...text.matchAll(/^# TYPE (\S+) /gm)].map(([, name]) => name as string));
+    const named = (text: string) => new Set([...text.matchAll(/\b(?:shortlinks|process|nodejs)_[a-z0-9_]+/g)].map(([name]) => name));
+    const base = (name: string) => name.replace(/_(bucket|count|sum)$/, '');
+    for (const name of named(dashboard)) expect(served, `${name} (dashboard)`).toContain(base(name));
+    for (const name of named(page)) {
+      // `process_cpu_*` names a family.
+      if (!name.endsWith('_')) expect(served, `${name} (docs/metrics.md)`).toContain(base(name));
+    }
+    const documented = named(page);
+    for (const name of served) if (name.startsWith('shortlinks_')) expect(documented, `${name} is served`).toContain(name);
   });
 });
