@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { type FailurePolicy, remoteReputation } from '@shortlinks/api/reputation';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { FakeReputationService } from './fake-reputation.ts';
 import { BROWSER_USER_AGENT, createAccount, createLink, startTestServer, type TestAccount, type TestServer } from './harness.ts';
 
 /**
@@ -295,6 +297,55 @@ describe('reputation checks', () => {
     expect(checks('denylist', 'clean')).toBe(2);
     expect(checks('url_denylist', 'clean')).toBe(1);
     expect(checks('url_denylist', 'flagged')).toBe(1);
+  });
+});
+
+describe('remote reputation checks (a local stand-in for Safe Browsing)', () => {
+  let fake: FakeReputationService;
+  beforeAll(async () => {
+    fake = await new FakeReputationService().start();
+  });
+  afterAll(() => fake.stop());
+
+  /** A server asking the fake after its denylists, with the given failure policy, and its metrics on. */
+  async function remoteServer(policy: FailurePolicy) {
+    const reputation = remoteReputation(
+      { provider: 'safe-browsing', apiKey: 'test-api-key', baseUrl: fake.origin, timeoutMs: 300, cleanCacheMs: 60_000, policy },
+      () => {},
+    );
+    const remote = await startTestServer({ reputation, metrics: { port: 0, host: '127.0.0.1' } });
+    return { remote, account: await createAccount(remote) };
+  }
+
+  test('clean, flagged, and unavailable under either failure policy', async () => {
+    const allowing = await remoteServer('allow');
+    const refusing = await remoteServer('fail-closed');
+    try {
+      fake.behaviours.set('https://bad.example.org/', { kind: 'flag', threatType: 'MALWARE' });
+      fake.behaviours.set('https://down.example.org/', { kind: 'error', status: 503 });
+      const create = (account: TestAccount, destination_url: string) =>
+        account.call('POST', '/links', { title: 'Checked', destination_url });
+      expect((await create(allowing.account, 'https://good.example.org/')).status).toBe(201);
+      expect((await create(allowing.account, 'https://good.example.org/')).status).toBe(201); // from the provider's cache
+      expect((await create(allowing.account, 'https://bad.example.org/')).status).toBe(422);
+      expect((await create(allowing.account, 'https://down.example.org/')).status).toBe(201);
+      expect((await create(refusing.account, 'https://down.example.org/')).status).toBe(503);
+
+      const scrapeOf = async (target: TestServer) => parseMetrics(await (await fetch(target.app.metricsUrl ?? '')).text());
+      const checks = (metrics: Scrape, provider: string, result: string) =>
+        metrics.get(seriesKey('shortlinks_reputation_check_duration_seconds_count', { provider, result })) ?? 0;
+      const allowed = await scrapeOf(allowing.remote);
+      expect(checks(allowed, 'safe-browsing', 'clean')).toBe(2);
+      expect(checks(allowed, 'safe-browsing', 'flagged')).toBe(1);
+      expect(checks(allowed, 'safe-browsing', 'unavailable')).toBe(1);
+      expect(checks(allowed, 'denylist', 'clean')).toBe(4);
+      const refused = await scrapeOf(refusing.remote);
+      expect(checks(refused, 'safe-browsing', 'unavailable')).toBe(1);
+      expect(checks(refused, 'safe-browsing', 'error')).toBe(0);
+    } finally {
+      await allowing.remote.close();
+      await refusing.remote.close();
+    }
   });
 });
 
