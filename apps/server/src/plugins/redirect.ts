@@ -25,9 +25,10 @@ type SlugRequest = FastifyRequest<{ Params: { slug: string } }>;
  * can never shadow them. Nothing here writes to the database: clicks are buffered.
  *
  * Cached links are answered before Fastify (redirects/fast-redirects.ts); this route answers the
- * rest: links not cached yet, unknown and expired ones, and refused visits of those. Its only hook
- * is the root's closing of a connection whose body never came (connection-limits.ts); for a cached
- * slug it stays synchronous (docs/performance.md).
+ * rest: links not cached yet, unknown and expired ones, and refused visits of those. Its only hooks
+ * are the root's: the closing of a connection whose body never came (connection-limits.ts) and the
+ * echo of the client's X-Request-Id (build-server.ts), both synchronous; for a cached slug it stays
+ * synchronous (docs/performance.md).
  */
 export async function redirectPlugin(app: FastifyInstance, { services, countryHeader, visits, visitCounts }: RedirectPluginOptions) {
   const { redirects, clicks } = services;
