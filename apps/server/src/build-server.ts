@@ -1,3 +1,5 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import proxyAddr from '@fastify/proxy-addr';
 import { AppError } from '@shortlinks/api/errors';
 import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from '@shortlinks/api/plans';
@@ -15,6 +17,8 @@ import {
   DEFAULT_CONNECTION_LIMITS,
 } from './connection-limits.ts';
 import { logDestination } from './log-destination.ts';
+import { listenForMetrics } from './metrics/metrics-listener.ts';
+import { createServerMetrics } from './metrics/server-metrics.ts';
 import { authenticationPlugin } from './plugins/authentication.ts';
 import { dashboardPlugin } from './plugins/dashboard.ts';
 import { extensionCorsPlugin } from './plugins/extension-cors.ts';
@@ -27,7 +31,15 @@ import { trpcPlugin } from './plugins/trpc.ts';
 import { registerRateLimits, TRACKED_CLIENTS } from './rate-limits.ts';
 import { fastRedirectServer, type TrustProxy } from './redirects/fast-redirects.ts';
 import { VisitLog } from './redirects/visit-log.ts';
+import { incomingRequestId, REQUEST_ID_HEADER, requestIdOf } from './request-id.ts';
 import { OneLinePerRequest } from './request-log.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Where Prometheus scrapes this server (`http://host:port/metrics`) once it is ready; null when metrics are off. */
+    metricsUrl: string | null;
+  }
+}
 
 export interface ServerOptions {
   orm: Orm;
@@ -51,6 +63,8 @@ export interface ServerOptions {
   redisUrl?: string | undefined;
   /** Overrides of the default request timeouts and connection cap (docs/security.md). */
   connectionLimits?: Partial<ConnectionLimits>;
+  /** Serve Prometheus metrics at `/metrics` on a listener of its own (`METRICS_PORT`; port 0 picks a free one); unset: none. */
+  metrics?: { port: number; host: string } | undefined;
 }
 
 const MALFORMED_URL = new AppError('MALFORMED_REQUEST', 'The URL is not valid percent-encoded UTF-8').toBody();
@@ -64,6 +78,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const visits = new VisitLimiter(rateLimits.redirects, rateLimits.windowMs, TRACKED_CLIENTS);
   let log: FastifyBaseLogger | undefined;
   const visitLog = new VisitLog(() => log, options.visitSummaryMs);
+  const metrics = options.metrics ? await createServerMetrics({ services, orm, visits: visitLog.counts }) : undefined;
   const app = Fastify({
     // Cached links are answered before Fastify: the hottest path runs no framework (docs/performance.md).
     serverFactory: fastRedirectServer({ services, visits, countryHeader, trust, visitLog }),
@@ -78,19 +93,46 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       stream: logStream ?? logDestination(),
     },
     trustProxy: trust ?? false,
+    // The client's X-Request-Id when it is safe to log, else a new UUID (request-id.ts).
+    requestIdHeader: false,
+    genReqId: requestIdOf,
     // Raised for bulk calls only, on their own routes (body-limits.ts).
     bodyLimit: BODY_LIMIT_BYTES,
     clientErrorHandler: answerClientError,
     // A path with broken percent-encoding (`/links/%ED%A0%80`) names no route.
-    frameworkErrors: (_error, _request, reply) => {
-      (reply as FastifyReply).code(400).send(MALFORMED_URL);
+    frameworkErrors: (_error, request, reply) => {
+      (reply as FastifyReply).code(400).header(REQUEST_ID_HEADER, request.id).send(MALFORMED_URL);
     },
     // Long ext_ ids are URL-encoded into the path.
     routerOptions: { maxParamLength: 2048 },
-    logController: new OneLinePerRequest(visitLog),
+    logController: new OneLinePerRequest(visitLog, metrics),
   });
 
   log = app.log;
+  // First of all hooks, so every answer from here on names its request: errors, 404s and 429s too.
+  // A short-link visit has no line of its own to name (visit-log.ts), and the fast path makes up
+  // no id: on either path a visit echoes the client's id only, so both answer alike.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!request.routeOptions.config.visit || incomingRequestId(request.headers) !== undefined) reply.header(REQUEST_ID_HEADER, request.id);
+    done();
+  });
+  app.decorate('metricsUrl', null);
+  if (metrics && options.metrics) {
+    const { port, host } = options.metrics;
+    let listener: Server | undefined;
+    app.addHook('onReady', async () => {
+      listener = await listenForMetrics(metrics.registry, port, host);
+      const address = listener.address() as AddressInfo;
+      app.metricsUrl = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}/metrics`;
+    });
+    app.addHook('onClose', async () => {
+      if (!listener) return;
+      const closed = new Promise((resolve) => listener?.close(resolve));
+      // A scraper's kept-alive connection would hold the close for its whole idle timeout.
+      listener.closeAllConnections();
+      await closed;
+    });
+  }
   // The last part of a minute's visits is summed up too when the server stops.
   app.addHook('onClose', async () => visitLog.close());
   capConnections(app, connections.maxConnections);
@@ -103,7 +145,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   await app.register(apiScope, { services, baseUrl });
   await app.register(dashboardPlugin, { prefix: '/app' });
   // Outside the API scope, so a redirect runs no CORS hook.
-  await app.register(redirectPlugin, { services, countryHeader, visits });
+  await app.register(redirectPlugin, { services, countryHeader, visits, visitCounts: visitLog.counts });
 
   // The redirect cache and the links read by GET are trusted only while change announcements
   // arrive (links are forgotten per account as their changes are announced); cached callers are

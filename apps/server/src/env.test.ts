@@ -143,3 +143,27 @@ describe('readConfig: REDIS_URL', () => {
     expect(problems).toEqual(['REDIS_URL: must be a redis:// or rediss:// URL']);
   });
 });
+
+describe('readConfig: metrics', () => {
+  test('unset (or blank): no metrics listener', () => {
+    expect(readConfig({}).config?.metricsPort).toBeUndefined();
+    expect(readConfig({ METRICS_PORT: '' }).config?.metricsPort).toBeUndefined();
+  });
+
+  test('a port, or 0 for any free one', () => {
+    expect(readConfig({ METRICS_PORT: '9464' }).config?.metricsPort).toBe(9464);
+    expect(readConfig({ METRICS_PORT: '0' }).config?.metricsPort).toBe(0);
+  });
+
+  test.each([
+    [{ METRICS_PORT: '-1' }, /^METRICS_PORT: must be a port number \(0 to 65535\)$/],
+    [{ METRICS_PORT: '65536' }, /^METRICS_PORT: must be a port number \(0 to 65535\)$/],
+    [{ METRICS_PORT: '94.64' }, /^METRICS_PORT: must be a port number \(0 to 65535\)$/],
+    [{ METRICS_PORT: 'prometheus' }, /^METRICS_PORT: /],
+    [{ METRICS_PORT: '8080', PORT: '8080' }, /^METRICS_PORT: must differ from PORT \(8080\)$/],
+  ])('%o is refused with one line naming the variable', (env, problem) => {
+    const { config, problems } = readConfig(env);
+    expect(config).toBeUndefined();
+    expect(problems).toEqual([expect.stringMatching(problem)]);
+  });
+});

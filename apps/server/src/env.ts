@@ -25,6 +25,13 @@ function apiRateLimit(plan: Plan) {
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
+  /** Prometheus metrics at `/metrics` on this port of HOST (docs/metrics.md); unset: no metrics; 0: any free port. */
+  METRICS_PORT: z.coerce
+    .number()
+    .int('must be a port number (0 to 65535)')
+    .min(0, 'must be a port number (0 to 65535)')
+    .max(65535, 'must be a port number (0 to 65535)')
+    .optional(),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
@@ -91,6 +98,8 @@ const EnvSchema = z.object({
 export interface Config {
   port: number;
   host: string;
+  /** The metrics listener's port on `host`; undefined: no metrics. */
+  metricsPort: number | undefined;
   databaseUrl: string | undefined;
   dataDir: string;
   shortDomain: string;
@@ -125,6 +134,9 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): { confi
   }
   // An idle connection is one whose request has arrived and whose answer has not started: it must
   // outlast a request still arriving, and the slowest answer (one waiting on the URL check).
+  if (value.METRICS_PORT !== undefined && value.METRICS_PORT !== 0 && value.METRICS_PORT === value.PORT) {
+    return { problems: [`METRICS_PORT: must differ from PORT (${value.PORT})`] };
+  }
   const idleFloor = Math.max(value.REQUEST_TIMEOUT_MS, value.REPUTATION_TIMEOUT_MS);
   if (value.CONNECTION_IDLE_TIMEOUT_MS <= idleFloor) {
     const longest = value.REQUEST_TIMEOUT_MS >= value.REPUTATION_TIMEOUT_MS ? 'REQUEST_TIMEOUT_MS' : 'REPUTATION_TIMEOUT_MS';
@@ -135,6 +147,7 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): { confi
     config: {
       port: value.PORT,
       host: value.HOST,
+      metricsPort: value.METRICS_PORT,
       databaseUrl: value.DATABASE_URL,
       dataDir: path.resolve(cwd, value.DATA_DIR),
       shortDomain: (value.SHORT_DOMAIN ?? `http://localhost:${value.PORT}`).replace(/\/+$/, ''),

@@ -64,6 +64,7 @@ const app = await buildServer({
   trustProxy: config.trustProxy,
   redisUrl: config.redisUrl,
   connectionLimits: config.connectionLimits,
+  metrics: config.metricsPort === undefined ? undefined : { port: config.metricsPort, host: config.host },
 });
 warn = (message) => app.log.warn(message);
 
@@ -91,7 +92,9 @@ process.on('SIGTERM', () => shutdown('SIGTERM'));
 try {
   await app.listen({ port: config.port, host: config.host });
 } catch (error) {
-  console.error(`could not listen on ${config.host}:${config.port}: ${(error as Error).message}`);
+  const message = (error as Error).message;
+  // The metrics listener says which address it could not have.
+  console.error(message.startsWith('metrics:') ? message : `could not listen on ${config.host}:${config.port}: ${message}`);
   await database.close();
   process.exit(1);
 }
@@ -104,6 +107,7 @@ console.log(`  REST API:     ${baseUrl}/api/v1`);
 console.log(`  API docs:     ${baseUrl}/docs`);
 console.log(`  tRPC:         ${baseUrl}/trpc`);
 console.log(`  Short links:  ${config.shortDomain}/<slug>`);
+if (app.metricsUrl) console.log(`  Metrics:      ${app.metricsUrl}`);
 if (first) {
   console.log('\nA default account was created. Its API key is shown only this once:\n');
   console.log(`  ${first.secret}\n`);

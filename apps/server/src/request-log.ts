@@ -1,4 +1,6 @@
 import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import type { ServerMetrics } from './metrics/server-metrics.ts';
+import { isBot } from './redirects/visit.ts';
 import type { VisitLog } from './redirects/visit-log.ts';
 
 declare module 'fastify' {
@@ -8,33 +10,48 @@ declare module 'fastify' {
   }
 }
 
+/** The route of a request no route matched (the 404 handler's): one label, whatever was asked. */
+const UNMATCHED = 'unmatched';
+
 /**
  * One structured line per request, written when it completes (Fastify's default writes two);
- * short-link visits are the {@link VisitLog}'s.
- * Method, path, status and time; at debug level the headers as well, with Authorization and
- * Cookie redacted (build-server.ts), so API keys never reach the logs.
+ * short-link visits are the {@link VisitLog}'s. The line has the request id (`reqId`, the
+ * client's `X-Request-Id` when it is safe: request-id.ts), the method, the full path as asked
+ * (`url`), the route pattern (`route`), status, time, and the API key's id (`keyId`, never the
+ * key). At debug level the headers as well, with Authorization and Cookie redacted
+ * (build-server.ts), so API keys never reach the logs. The same point feeds the request metrics.
  */
 export class OneLinePerRequest extends LogController {
   readonly #visits: VisitLog;
+  readonly #metrics: ServerMetrics | undefined;
 
-  constructor(visits: VisitLog) {
+  constructor(visits: VisitLog, metrics?: ServerMetrics) {
     super();
     this.#visits = visits;
+    this.#metrics = metrics;
   }
 
   override incomingRequest(): void {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     if (!error && request.routeOptions.config.visit) {
-      this.#visits.visited(request.method, request.url, reply.statusCode, this.#visits.eachLine ? reply.elapsedTime : undefined);
+      const ms = this.#visits.eachLine ? reply.elapsedTime : undefined;
+      this.#visits.visited(request.method, request.url, reply.statusCode, isBot(request.headers), ms);
       return;
     }
+    const route = request.routeOptions.url ?? UNMATCHED;
+    this.#metrics?.requestCompleted(route, request.method, reply.statusCode, reply.elapsedTime / 1000);
     const line: Record<string, unknown> = {
       method: request.method,
-      url: request.url,
+      // As the client asked it: a scope's prefix or a rewrite never shortens it.
+      url: request.originalUrl,
+      route,
       status: reply.statusCode,
       ms: Math.round(reply.elapsedTime * 10) / 10,
     };
+    // Only the API scope knows callers (plugins/authentication.ts).
+    const keyId = (request as Partial<FastifyRequest>).caller?.keyId;
+    if (keyId !== undefined) line.keyId = keyId;
     // For debugging, the headers too; the logger's redaction replaces Authorization and Cookie.
     if (reply.log.level === 'debug' || reply.log.level === 'trace') line.headers = request.headers;
     if (error) reply.log.error({ ...line, err: error }, 'request errored');

@@ -8,4 +8,5 @@ export {
 } from './change-announcements.ts';
 export { Account, ApiKey, Click, type Database, DenylistEntry, entities, Link, LinkSearch, LinkTag, Tag } from './entities/index.ts';
 export { createOrm, migrate, type Orm, type OrmOptions } from './orm.ts';
+export { type PoolErrors, poolErrorsOf } from './pool-errors.ts';
 export { violatedUniqueIndex } from './unique-violation.ts';

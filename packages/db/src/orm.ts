@@ -1,7 +1,9 @@
 import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM } from '@mikro-orm/postgresql';
+import type pg from 'pg';
 import { entities } from './entities/index.ts';
 import { migrationsList } from './migrations/index.ts';
+import { countPoolErrors } from './pool-errors.ts';
 import { namePreparedStatements } from './prepared-statements.ts';
 
 export type Orm = MikroORM;
@@ -34,7 +36,13 @@ export async function createOrm({ databaseUrl, poolSize = 10, debug = false }: O
     // A database host that stops answering (not refusing) would otherwise hold every request
     // waiting for a connection for ever; this also bounds the wait for a free pooled one under
     // overload. Either way the caller gets 503 DATABASE_UNAVAILABLE (docs/operations.md).
-    driverOptions: { onPoolCreated: namePreparedStatements, connectionTimeoutMillis: CONNECT_TIMEOUT_MS },
+    driverOptions: {
+      onPoolCreated: (pool: pg.Pool) => {
+        namePreparedStatements(pool);
+        countPoolErrors(pool);
+      },
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    },
     debug,
     // Request handlers always work in an explicit fork or transaction.
     allowGlobalContext: false,

@@ -4,6 +4,7 @@ import { LIMITS, SLUG_PATTERN } from '@shortlinks/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { clientAddress } from '../rate-limits.ts';
 import { recordVisit, redirectHeaders, visitRefusal } from '../redirects/visit.ts';
+import type { VisitCounts } from '../redirects/visit-counts.ts';
 import { GONE_PAGE, HOME_PAGE, NOT_FOUND_PAGE, sendPage, UNAVAILABLE_PAGE, UNAVAILABLE_RETRY_AFTER_SECONDS } from './redirect-pages.ts';
 
 export interface RedirectPluginOptions {
@@ -12,6 +13,8 @@ export interface RedirectPluginOptions {
   countryHeader?: string | undefined;
   /** Visits per visitor IP (docs/security.md), counted before any lookup. */
   visits: VisitLimiter;
+  /** Where the redirect cache's hits and misses are counted (the visits themselves are counted by the request log). */
+  visitCounts: VisitCounts;
 }
 
 type SlugRequest = FastifyRequest<{ Params: { slug: string } }>;
@@ -22,11 +25,12 @@ type SlugRequest = FastifyRequest<{ Params: { slug: string } }>;
  * can never shadow them. Nothing here writes to the database: clicks are buffered.
  *
  * Cached links are answered before Fastify (redirects/fast-redirects.ts); this route answers the
- * rest: links not cached yet, unknown and expired ones, and refused visits of those. Its only hook
- * is the root's closing of a connection whose body never came (connection-limits.ts); for a cached
- * slug it stays synchronous (docs/performance.md).
+ * rest: links not cached yet, unknown and expired ones, and refused visits of those. Its only hooks
+ * are the root's: the closing of a connection whose body never came (connection-limits.ts) and the
+ * echo of the client's X-Request-Id (build-server.ts), both synchronous; for a cached slug it stays
+ * synchronous (docs/performance.md).
  */
-export async function redirectPlugin(app: FastifyInstance, { services, countryHeader, visits }: RedirectPluginOptions) {
+export async function redirectPlugin(app: FastifyInstance, { services, countryHeader, visits, visitCounts }: RedirectPluginOptions) {
   const { redirects, clicks } = services;
 
   app.get('/', async (_request, reply) => reply.type('text/html; charset=utf-8').send(HOME_PAGE));
@@ -60,9 +64,11 @@ export async function redirectPlugin(app: FastifyInstance, { services, countryHe
     }
     const cached = redirects.resolveCached(slug, now);
     if (cached) {
+      visitCounts.cacheHits++;
       answer(request, reply, cached, now);
       return;
     }
+    visitCounts.cacheMisses++;
     return redirects.resolve(slug, now).then((outcome) => answer(request, reply, outcome, now));
   });
 }

@@ -6,7 +6,8 @@ import { isReservedSlug } from '@shortlinks/contract/rules';
 import type { FastifyServerOptions } from 'fastify';
 import { announcesBody } from '../connection-limits.ts';
 import { clientAddress } from '../rate-limits.ts';
-import { recordVisit, redirectHeaders, visitRefusal } from './visit.ts';
+import { incomingRequestId, REQUEST_ID_HEADER } from '../request-id.ts';
+import { isBot, recordVisit, redirectHeaders, visitRefusal } from './visit.ts';
 import type { VisitLog } from './visit-log.ts';
 
 /** `/slug` or `/slug?query`: one path segment of slug characters, at most 64 (the spec's limit). */
@@ -65,14 +66,19 @@ function answerCachedVisit(
   const now = Date.now();
   const outcome = services.redirects.resolveCached(slug, now);
   if (outcome?.kind !== 'redirect') return false;
+  visitLog.counts.cacheHits++;
 
   // Timed only when the visit's own line is written (debug: visit-log.ts).
   const started = visitLog.eachLine ? performance.now() : undefined;
   const ip = clientIp(request, trust);
   const retryAfter = visits.countVisit(clientAddress(ip), now);
+  // Echoed when the client (or its proxy) named the request; none is made up for an answer no log line names.
+  const requestId = incomingRequestId(request.headers);
+  if (requestId !== undefined) response.setHeader(REQUEST_ID_HEADER, requestId);
   let status: number;
+  let bot: boolean;
   if (retryAfter === undefined) {
-    recordVisit(services.clicks, countryHeader, { method, headers: request.headers, ip }, outcome.linkId, now);
+    bot = recordVisit(services.clicks, countryHeader, { method, headers: request.headers, ip }, outcome.linkId, now);
     status = 302;
     // With its length said, as Fastify says it: else Node would send an empty chunked body.
     response.writeHead(status, { ...redirectHeaders(outcome.location), 'content-length': '0' }).end();
@@ -80,6 +86,7 @@ function answerCachedVisit(
     const refusal = visitRefusal(visits, retryAfter);
     const body = JSON.stringify(refusal.body);
     status = 429;
+    bot = isBot(request.headers);
     response
       .writeHead(status, {
         ...refusal.headers,
@@ -89,7 +96,7 @@ function answerCachedVisit(
       .end(method === 'HEAD' ? undefined : body);
   }
   // Counted, and logged as Fastify's route logs a visit (request-log.ts).
-  visitLog.visited(method, url, status, started === undefined ? undefined : performance.now() - started);
+  visitLog.visited(method, url, status, bot, started === undefined ? undefined : performance.now() - started);
   return true;
 }
 

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { VisitCounts } from './visit-counts.ts';
 
 /** How often the info line summing up short-link visits is written. */
 export const VISIT_SUMMARY_MS = 60_000;
@@ -14,6 +15,8 @@ const DEBUG = 20;
  * written for the last part of a minute too when the server closes, so a stop loses no count.
  */
 export class VisitLog {
+  /** Every visit since start, for metrics. */
+  readonly counts = new VisitCounts();
   readonly #log: () => FastifyBaseLogger | undefined;
   #counts = new Map<number, number>();
   #timer: NodeJS.Timeout | undefined;
@@ -31,7 +34,8 @@ export class VisitLog {
   }
 
   /** Counts a visit, and writes its line at debug; `ms` is its time when {@link eachLine} was true. */
-  visited(method: string, url: string, status: number, ms: number | undefined): void {
+  visited(method: string, url: string, status: number, bot: boolean, ms: number | undefined): void {
+    this.counts.count(status, bot);
     this.#counts.set(status, (this.#counts.get(status) ?? 0) + 1);
     if (ms !== undefined) this.#log()?.debug({ method, url, status, ms: Math.round(ms * 10) / 10 }, 'visit');
   }

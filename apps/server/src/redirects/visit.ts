@@ -13,9 +13,15 @@ export function redirectHeaders(location: string): Record<string, string> {
   return { location, 'cache-control': 'no-store', 'x-robots-tag': 'noindex' };
 }
 
+/** Whether a visitor is a bot, as the click count decides it (for the metrics' split of visits). */
+export function isBot(headers: IncomingHttpHeaders): boolean {
+  return describeAgent(headers['user-agent']).device === 'bot';
+}
+
 /**
  * Records the visit as a click, unless it is a HEAD request or a bot's (docs/redirects.md). The
- * client address is only hashed with the day's salt (docs/statistics.md), never stored.
+ * client address is only hashed with the day's salt (docs/statistics.md), never stored. Says
+ * whether the visitor is a bot, which the visit's counts need (redirects/visit-counts.ts).
  */
 export function recordVisit(
   clicks: ClickRecorder,
@@ -23,11 +29,11 @@ export function recordVisit(
   visit: { method: string | undefined; headers: IncomingHttpHeaders; ip: string },
   linkId: string,
   now: number,
-): void {
-  if (visit.method !== 'GET') return;
+): boolean {
   const userAgent = visit.headers['user-agent'];
   const agent = describeAgent(userAgent);
-  if (agent.device === 'bot') return;
+  if (agent.device === 'bot') return true;
+  if (visit.method !== 'GET') return false;
   clicks.record({
     linkId,
     at: now,
@@ -37,6 +43,7 @@ export function recordVisit(
     clientIp: visit.ip,
     userAgent,
   });
+  return false;
 }
 
 /** The 429 of a visitor over the limit: the API's error body, the RateLimit headers only on a refusal (docs/security.md). */

@@ -41,6 +41,16 @@ export interface DroppedClicks {
   overflowClicks: number;
 }
 
+/** Clicks counted since start (for metrics): handed to the recorder, and written. */
+export interface ClickCounts {
+  /** Every click {@link ClickRecorder.record} was given, whatever became of it. */
+  recorded: number;
+  written: number;
+}
+
+/** Told of each flush that had clicks to write: how long it took and whether it failed. */
+export type FlushObserver = (seconds: number, failed: boolean) => void;
+
 /**
  * How often buffered clicks are written unless configured (`CLICK_FLUSH_MS`, docs/redirects.md).
  * A flush costs PostgreSQL per distinct link, not per click (about 12 row writes each: the event,
@@ -110,6 +120,8 @@ export class ClickRecorder {
   /** Writes failed in a row (database unreachable), and when that was last logged. */
   #failedWrites = 0;
   #failureLoggedAt = 0;
+  readonly #counts: ClickCounts = { recorded: 0, written: 0 };
+  #observeFlush: FlushObserver | undefined;
 
   constructor(orm: Orm, options: ClickRecorderOptions = {}) {
     this.#orm = orm;
@@ -121,6 +133,12 @@ export class ClickRecorder {
   }
 
   record(event: ClickEvent): void {
+    // A plain field: the redirect path pays nothing more for metrics (they are read at scrape time).
+    this.#counts.recorded++;
+    this.#buffer(event);
+  }
+
+  #buffer(event: ClickEvent): void {
     const second = Math.floor(event.at / 1000);
     const visitor = this.#salts.visitor(Math.floor(event.at / DAY_MS), event.clientIp, event.userAgent);
     if (visitor === undefined) {
@@ -184,6 +202,16 @@ export class ClickRecorder {
   /** Clicks given up on since start; they are in no count. */
   get dropped(): Readonly<DroppedClicks> {
     return { ...this.#dropped };
+  }
+
+  /** Clicks recorded and written since start; with {@link dropped} and {@link pending}, where every click went. */
+  get counts(): Readonly<ClickCounts> {
+    return { ...this.#counts };
+  }
+
+  /** The metrics' flush duration histogram (one observer: the server's). */
+  observeFlushes(observer: FlushObserver): void {
+    this.#observeFlush = observer;
   }
 
   start(): void {
@@ -253,8 +281,11 @@ export class ClickRecorder {
     this.#lastOfLink = new Map();
     const progress: WriteProgress<ClickGroup> = { written: new Set(), refused: [] };
     const db = this.#db();
+    const started = performance.now();
+    let failed = true;
     try {
       await writeApart((groups) => writeClickBatch(db, groups), [...batch.values()], progress);
+      failed = false;
       this.#written();
     } catch (error) {
       if (progress.written.size > 0) this.#written();
@@ -270,6 +301,12 @@ export class ClickRecorder {
     } finally {
       // Refused before the database went away, or not: they can never be written.
       if (progress.refused.length > 0) this.#drop(progress.refused);
+      // A whole batch written leaves `progress.written` empty: only halves written apart are listed.
+      const refusedGroups = new Set(progress.refused.map(({ item }) => item));
+      for (const group of batch.values()) {
+        if (failed ? progress.written.has(group) : !refusedGroups.has(group)) this.#counts.written += group.clicks;
+      }
+      this.#observeFlush?.((performance.now() - started) / 1000, failed);
     }
   }
 
@@ -302,7 +339,7 @@ export class ClickRecorder {
     );
     const waiting = this.#unsalted;
     this.#unsalted = [];
-    for (const event of waiting) this.record(event);
+    for (const event of waiting) this.#buffer(event);
   }
 
   /** Hourly: rotates salts, forgets who was counted before yesterday, applies raw event retention. */

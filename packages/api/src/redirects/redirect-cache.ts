@@ -35,6 +35,9 @@ export class RedirectCache {
   /** Bumped by every invalidation, so a lookup that raced one does not store a stale answer. */
   #epoch = 0;
   #enabled = true;
+  /** For metrics: entries a link change removed, and times everything was forgotten. */
+  invalidated = 0;
+  resets = 0;
 
   constructor(maxEntries = 100_000) {
     this.#entries = new LRUCache({ max: maxEntries });
@@ -62,7 +65,7 @@ export class RedirectCache {
 
   invalidate(slug: string): void {
     this.#epoch++;
-    this.#entries.delete(slug);
+    if (this.#entries.delete(slug)) this.invalidated++;
     this.#kept.delete(slug);
   }
 
@@ -83,6 +86,7 @@ export class RedirectCache {
     }
     this.#entries.clear();
     this.#enabled = enabled;
+    this.resets++;
   }
 
   /** What was known of `slug` at most `maxAgeMs` before `now`, for a visit the database cannot answer. */

@@ -71,6 +71,7 @@ function matchesPrefix(entry: string, destinationKeys: string[]): boolean {
  * at once (each check is one indexed query; destinations are checked only on writes).
  */
 export class DenylistService implements UrlReputation {
+  readonly provider = 'denylist';
   readonly #orm: Orm;
 
   constructor(orm: Orm) {

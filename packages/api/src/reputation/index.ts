@@ -26,11 +26,14 @@ export function remoteReputation(settings: RemoteReputationSettings, warn: (mess
     timeoutMs: settings.timeoutMs,
     cleanCacheMs: settings.cleanCacheMs,
     policy: settings.policy,
+    provider: settings.provider,
     warn,
   });
 }
 
 export {
+  type CheckObserver,
+  type CheckResult,
   LocalDenylist,
   ReputationChain,
   ReputationUnavailable,

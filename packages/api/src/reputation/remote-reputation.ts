@@ -27,6 +27,8 @@ export interface RemoteReputationOptions {
   policy: FailurePolicy;
   /** URLs remembered at most. */
   cacheEntries?: number;
+  /** Its label in metrics (`safe-browsing`, `web-risk`); the lookup's name by default. */
+  provider?: string;
   warn: (message: string) => void;
 }
 
@@ -36,6 +38,7 @@ export interface RemoteReputationOptions {
  * operator's failure policy.
  */
 export class RemoteReputation implements UrlReputation {
+  readonly provider: string;
   readonly #lookup: RemoteLookup;
   readonly #options: RemoteReputationOptions;
   readonly #cache: LRUCache<string, ReputationVerdict>;
@@ -44,6 +47,7 @@ export class RemoteReputation implements UrlReputation {
   constructor(lookup: RemoteLookup, options: RemoteReputationOptions) {
     this.#lookup = lookup;
     this.#options = options;
+    this.provider = options.provider ?? lookup.name;
     this.#cache = new LRUCache({ max: options.cacheEntries ?? 10_000 });
   }
 
@@ -70,7 +74,7 @@ export class RemoteReputation implements UrlReputation {
         throw new ReputationUnavailable(`${this.#lookup.name} is unavailable (${why})`);
       }
       this.#options.warn(`${this.#lookup.name} is unavailable (${why}); the destination was allowed unchecked (failure policy "allow")`);
-      return { flagged: false };
+      return { flagged: false, unchecked: true };
     }
     const ttl = Math.min(answer.cacheForMs ?? this.#options.cleanCacheMs, this.#options.maxCacheMs ?? 24 * 3_600_000);
     // Failures are never cached: the next request asks again.

@@ -61,6 +61,8 @@ export interface Services {
   redirects: RedirectService;
   clicks: ClickRecorder;
   denylist: DenylistService;
+  /** Every destination check: the stored denylist, then the configured sources (metrics observe it). */
+  reputation: ReputationChain;
 }
 
 export function createServices({
@@ -74,7 +76,8 @@ export function createServices({
 }: ServiceOptions): Services {
   const origin = shortDomain.replace(/\/+$/, '');
   const denylist = new DenylistService(orm);
-  const destinations = new DestinationChecker(hostOf(origin), new ReputationChain(reputation ? [denylist, reputation] : [denylist]));
+  const chain = new ReputationChain(reputation ? [denylist, reputation] : [denylist]);
+  const destinations = new DestinationChecker(hostOf(origin), chain);
   const redirects = new RedirectService(orm, redirectStaleIfErrorMs === undefined ? {} : { staleIfErrorMs: redirectStaleIfErrorMs });
   const changed = (slug: string) => redirects.cache.invalidate(slug);
   const links = new LinkService(
@@ -102,5 +105,6 @@ export function createServices({
     // Click counts are part of a link read: this process forgets the links it keeps once clicks are written.
     clicks: new ClickRecorder(orm, { ...clicks, written: () => links.reads.clear() }),
     denylist,
+    reputation: chain,
   };
 }
