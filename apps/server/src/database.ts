@@ -14,11 +14,13 @@ export interface OpenDatabase {
 
 /**
  * Connects to DATABASE_URL, or starts the embedded PostgreSQL under DATA_DIR when it is unset,
- * and applies pending migrations.
+ * and applies pending migrations (unless `migrations: false`: a backup changes nothing, and a
+ * restore applies the backup's own).
  */
 export async function openDatabase(
   config: Pick<Config, 'databaseUrl' | 'dataDir'>,
   log: (line: string) => void = () => {},
+  { migrations = true }: { migrations?: boolean } = {},
 ): Promise<OpenDatabase> {
   const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres({ dataDir: config.dataDir, log });
   const url = config.databaseUrl ?? embedded?.url;
@@ -26,7 +28,7 @@ export async function openDatabase(
   let orm: Orm | undefined;
   try {
     orm = await createOrm({ databaseUrl: url });
-    const applied = await migrate(orm);
+    const applied = migrations ? await migrate(orm) : [];
     const connected = orm;
     return {
       orm: connected,
