@@ -39,6 +39,10 @@ const call = (method: string, route: string, body?: unknown) =>
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
 
+/** GET on the API as the 0.1.0 account, its JSON body. */
+// biome-ignore lint/suspicious/noExplicitAny: bodies are asserted field by field
+const read = async (route: string): Promise<any> => (await call('GET', route)).json();
+
 /** A 0.1.0 database: its migrations, then an account, a key, a tag, live, expired and deleted links, clicks and a denylist entry. */
 async function releaseDatabase(url: string): Promise<void> {
   const orm = await createOrm({ databaseUrl: url, poolSize: 2 });
@@ -132,7 +136,7 @@ describe('upgrading from 0.1.0', () => {
     expect([sale.status, sale.headers.get('location')]).toEqual([302, 'https://acme.example.com/sale-over']);
     expect((await fetch(`${base}/old-gone`, { redirect: 'manual' })).status).toBe(404);
 
-    const link = await (await call('GET', `/links/${LINK}`)).json();
+    const link = await read(`/links/${LINK}`);
     expect(link).toMatchObject({
       id: LINK,
       slug: 'old-pricing',
@@ -143,7 +147,7 @@ describe('upgrading from 0.1.0', () => {
     });
     expect(link.click_count).toBeGreaterThanOrEqual(3);
     // The clicks 0.1.0 recorded are in the statistics (rolled up by its own migration).
-    const stats = await (await call('GET', `/links/${LINK}/stats`)).json();
+    const stats = await read(`/links/${LINK}/stats`);
     expect(stats.totals.clicks).toBeGreaterThanOrEqual(3);
     expect(stats.breakdowns.referrers).toEqual(
       expect.arrayContaining([expect.objectContaining({ value: 'news.ycombinator.com', clicks: 2 })]),
@@ -154,9 +158,9 @@ describe('upgrading from 0.1.0', () => {
     timeout: TIMEOUT,
   }, async () => {
     // The search table was filled from the existing links by its migration.
-    const found = await (await call('GET', '/links?search=pricing')).json();
+    const found = await read('/links?search=pricing');
     expect(found.links.map((link: { id: string }) => link.id)).toEqual([LINK]);
-    const byTitle = await (await call('GET', '/links?sort=title&order=asc')).json();
+    const byTitle = await read('/links?sort=title&order=asc');
     expect(byTitle.links.map((link: { slug: string }) => link.slug)).toEqual(['old-pricing', 'old-sale']);
 
     const bulk = await call('POST', '/links/bulk', {
@@ -166,16 +170,16 @@ describe('upgrading from 0.1.0', () => {
       ],
     });
     expect(bulk.status).toBe(201);
-    const tagged = await (await call('GET', '/links?tag_ids=tag_Release010Launch')).json();
+    const tagged = await read('/links?tag_ids=tag_Release010Launch');
     expect(tagged.links).toHaveLength(2);
 
     const exported = await (await call('GET', '/links/export?format=jsonl')).text();
     expect(exported.trim().split('\n')).toHaveLength(4);
 
     // A visit is counted on top of 0.1.0's clicks, through today's recorder.
-    const before = (await (await call('GET', `/links/${LINK}`)).json()).click_count;
+    const before = (await read(`/links/${LINK}`)).click_count;
     await fetch(`${base}/old-pricing`, { redirect: 'manual', headers: { 'user-agent': BROWSER_USER_AGENT } });
-    await waitFor(async () => (await (await call('GET', `/links/${LINK}`)).json()).click_count === before + 1, 10_000, 'the new click');
+    await waitFor(async () => (await read(`/links/${LINK}`)).click_count === before + 1, 10_000, 'the new click');
 
     // The account's own rate limit (a column added since), set by the operator on the old account.
     const limited = await runCli(['account', 'update', ACCOUNT, '--rate-limit', '2'], { DATABASE_URL: databaseUrl });
@@ -191,16 +195,6 @@ describe('upgrading from 0.1.0', () => {
     );
   });
 });
-
-async function withClient<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
 
 describe('servers starting at once on a new database', () => {
   test('take turns through the schema lock: one applies the migrations, the others find them applied', { timeout: TIMEOUT }, async () => {
