@@ -253,6 +253,33 @@ describe('pnpm shortlinks backup and restore', () => {
     await expect(stat(`${file}.partial`)).rejects.toThrow();
   });
 
+  test('with the embedded database: a restore into a new DATA_DIR, and a backup of it, hold the same accounts', {
+    timeout: 240_000,
+  }, async () => {
+    // A directory of its own (as root, PostgreSQL runs as another user, who cannot enter `dir`).
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'shortlinks-restore-embedded-'));
+    const embedded = { DATABASE_URL: '', DATA_DIR: dataDir };
+    try {
+      const restore = await runCli(['restore', backupFile], embedded);
+      expect(restore.stderr + restore.stdout).toMatch(/Restored \d+ tables/);
+      expect(restore.code).toBe(0);
+      const again = path.join(dir, 'from-embedded.backup');
+      const backup = await runCli(['backup', '--output', again], embedded);
+      expect(backup.code).toBe(0);
+      // The embedded cluster's backup holds what the external database's did, table for table.
+      const counts = (output: string) => output.match(/^ {2}\S+: [\d,]+ rows$/gm);
+      expect(counts(backup.stderr)).toEqual(counts(backupOutput.stderr));
+      const accounts = await runCli(['account', 'list', '--json'], embedded);
+      expect(
+        JSON.parse(accounts.stdout)
+          .accounts.map((account: { name: string }) => account.name)
+          .sort(),
+      ).toEqual(['Acme', 'Other']);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
   test('backup --output - writes the backup to stdout', { timeout: TIMEOUT }, async () => {
     const result = await runCli(['backup', '--output', '-'], { DATABASE_URL: original.databaseUrl });
     expect(result.code).toBe(0);
