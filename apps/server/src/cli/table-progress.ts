@@ -15,7 +15,11 @@ export function tableProgress(verb: string): (progress: TableProgress) => void {
   };
 }
 
-/** A path the operator typed: relative to where they ran `pnpm shortlinks`, not to apps/server where pnpm runs it. */
+/**
+ * A path the operator typed, made absolute. pnpm runs the CLI in apps/server, but gives the
+ * directory the command was run from as INIT_CWD: for `pnpm shortlinks` that is the repository's
+ * root, the directory DATA_DIR is relative to as well.
+ */
 export function operatorPath(file: string): string {
   return path.resolve(process.env.INIT_CWD ?? process.cwd(), file);
 }
