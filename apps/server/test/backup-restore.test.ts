@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { crc32, gunzipSync, gzipSync } from 'node:zlib';
+import { createOrm, migrate } from '@shortlinks/db';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
@@ -16,7 +17,7 @@ import {
   type TestAccount,
   type TestServer,
 } from './harness.ts';
-import { runCli } from './processes.ts';
+import { runCli, waitFor } from './processes.ts';
 
 /*
  * `pnpm shortlinks backup` and `restore`, run as the operator runs them (the CLI as a process),
@@ -277,6 +278,40 @@ describe('pnpm shortlinks backup and restore', () => {
       ).toEqual(['Acme', 'Other']);
     } finally {
       await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  test('a server starting on the database during a restore waits for it, then finds the restored database migrated', {
+    timeout: TIMEOUT,
+  }, async () => {
+    const url = await createEmptyDatabase();
+    // The test holds the schema lock first, so that the restore and the start queue behind it in turn.
+    const holder = new pg.Client({ connectionString: url });
+    await holder.connect();
+    const waiting = async () => {
+      const result = await holder.query<{ n: number }>(
+        "select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted and database = (select oid from pg_database where datname = current_database())",
+      );
+      return result.rows[0]?.n ?? 0;
+    };
+    let restore: Promise<{ code: number | null; stdout: string; stderr: string }> | undefined;
+    let start: Promise<string[]> | undefined;
+    const orm = await createOrm({ databaseUrl: url, poolSize: 2 });
+    try {
+      await holder.query("select pg_advisory_lock(hashtextextended('shortlinks.schema', 0))");
+      restore = runCli(['restore', backupFile], { DATABASE_URL: url });
+      await waitFor(async () => (await waiting()) === 1, 30_000, 'the restore to wait for the schema lock');
+      // What a server does on start, before it listens.
+      start = migrate(orm);
+      await waitFor(async () => (await waiting()) === 2, 30_000, 'the start to wait for the schema lock');
+      await holder.query("select pg_advisory_unlock(hashtextextended('shortlinks.schema', 0))");
+      expect((await restore).code).toBe(0);
+      expect(await start).toEqual([]);
+      expect(await tableDigests(url)).toEqual(await tableDigests(original.databaseUrl));
+    } finally {
+      await holder.end();
+      await Promise.allSettled([restore, start]);
+      await orm.close();
     }
   });
 
