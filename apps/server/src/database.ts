@@ -14,13 +14,14 @@ export interface OpenDatabase {
 
 /**
  * Connects to DATABASE_URL, or starts the embedded PostgreSQL under DATA_DIR when it is unset,
- * and applies pending migrations. An embedded cluster this process starts is restarted if it dies
- * (`supervise`); an external one is its operator's to run.
+ * and applies pending migrations (unless `migrations: false`: a backup changes nothing, and a
+ * restore applies the backup's own). An embedded cluster this process starts is restarted if it
+ * dies (`supervise`); an external one is its operator's to run.
  */
 export async function openDatabase(
   config: Pick<Config, 'databaseUrl' | 'dataDir'>,
   log: (line: string) => void = () => {},
-  supervise?: Supervision,
+  { migrations = true, supervise }: { migrations?: boolean; supervise?: Supervision } = {},
 ): Promise<OpenDatabase> {
   const embedded = config.databaseUrl
     ? undefined
@@ -30,7 +31,7 @@ export async function openDatabase(
   let orm: Orm | undefined;
   try {
     orm = await createOrm({ databaseUrl: url });
-    const applied = await migrate(orm);
+    const applied = migrations ? await migrate(orm) : [];
     const connected = orm;
     return {
       orm: connected,

@@ -29,12 +29,14 @@ const database = await openDatabase(
     if (config.logLevel === 'debug' || config.logLevel === 'trace') console.error(`[postgres] ${line}`);
   },
   {
-    log: (line) => warn(line),
-    // Restarting in place failed for a minute: exit non-zero, so that a supervisor (systemd,
-    // Docker's restart policy) starts the server and its database afresh (docs/operations.md).
-    gaveUp: (error) => {
-      console.error(`${error.message}; exiting`);
-      process.exit(EXIT_DATABASE_LOST);
+    supervise: {
+      log: (line) => warn(line),
+      // Restarting in place failed for a minute: exit non-zero, so that a supervisor (systemd,
+      // Docker's restart policy) starts the server and its database afresh (docs/operations.md).
+      gaveUp: (error) => {
+        console.error(`${error.message}; exiting`);
+        process.exit(EXIT_DATABASE_LOST);
+      },
     },
   },
 );

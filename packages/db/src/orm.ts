@@ -1,7 +1,9 @@
 import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM } from '@mikro-orm/postgresql';
+import { PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import type pg from 'pg';
 import { entities } from './entities/index.ts';
+import { whileHoldingSchemaLock } from './migration-lock.ts';
 import { migrationsList } from './migrations/index.ts';
 import { countPoolErrors } from './pool-errors.ts';
 import { namePreparedStatements } from './prepared-statements.ts';
@@ -13,13 +15,18 @@ export interface OrmOptions {
   /** Connections in the pool; PostgreSQL work per request is short, a small pool suffices. */
   poolSize?: number;
   debug?: boolean;
+  /**
+   * Every query on this one connection, which the caller opened and will close, instead of a pool:
+   * a restore runs migrations and its own COPY in one transaction (see backup/restore-backup.ts).
+   */
+  connection?: pg.Client;
 }
 
 /** How long a request waits for a database connection, new or pooled, before it fails. */
 const CONNECT_TIMEOUT_MS = 5000;
 
 /** Connects to PostgreSQL (nothing is created or changed: see {@link migrate}). */
-export async function createOrm({ databaseUrl, poolSize = 10, debug = false }: OrmOptions): Promise<Orm> {
+export async function createOrm({ databaseUrl, poolSize = 10, debug = false, connection }: OrmOptions): Promise<Orm> {
   return MikroORM.init({
     clientUrl: databaseUrl,
     entities,
@@ -36,13 +43,15 @@ export async function createOrm({ databaseUrl, poolSize = 10, debug = false }: O
     // A database host that stops answering (not refusing) would otherwise hold every request
     // waiting for a connection for ever; this also bounds the wait for a free pooled one under
     // overload. Either way the caller gets 503 DATABASE_UNAVAILABLE (docs/operations.md).
-    driverOptions: {
-      onPoolCreated: (pool: pg.Pool) => {
-        namePreparedStatements(pool);
-        countPoolErrors(pool);
-      },
-      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-    },
+    driverOptions: connection
+      ? new PostgresDialect({ pool: poolOfOne(connection) })
+      : {
+          onPoolCreated: (pool: pg.Pool) => {
+            namePreparedStatements(pool);
+            countPoolErrors(pool);
+          },
+          connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+        },
     debug,
     // Request handlers always work in an explicit fork or transaction.
     allowGlobalContext: false,
@@ -50,8 +59,19 @@ export async function createOrm({ databaseUrl, poolSize = 10, debug = false }: O
   });
 }
 
-/** Applies every pending migration; concurrent starts are serialised by the migrator's lock. */
+/**
+ * Applies every pending migration in one transaction. Processes starting at once take turns
+ * through the schema lock (the migrator has none of its own): the later ones find nothing to do.
+ */
 export async function migrate(orm: Orm): Promise<string[]> {
-  const applied = await orm.migrator.up();
+  const databaseUrl = orm.config.get('clientUrl');
+  if (!databaseUrl) throw new Error('migrate needs an ORM made by createOrm');
+  const applied = await whileHoldingSchemaLock(databaseUrl, () => orm.migrator.up());
   return applied.map((migration) => migration.name);
+}
+
+/** A pool that always lends the same connection and never closes it: its owner does. */
+function poolOfOne(connection: pg.Client): PostgresPool {
+  const lent = { query: connection.query.bind(connection), release: () => {} } as unknown as PostgresPoolClient;
+  return { connect: async () => lent, end: async () => {}, options: {} };
 }

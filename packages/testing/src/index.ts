@@ -12,5 +12,5 @@ export {
 export { filterAndSearchTwoPagesOfLinks, linkRows, slugsShown } from './link-list-scenarios.ts';
 export { BROWSER_USER_AGENT, msUntil } from './polling.ts';
 export { seedAcmeAccount, seedTwoPagesOfLinks } from './scenarios.ts';
-export { createTestDatabase } from './test-database.ts';
+export { createEmptyDatabase, createTestDatabase } from './test-database.ts';
 export { GENEROUS_RATE_LIMITS, type HarnessBuildOptions, type HarnessOptions, type TestServer, testServers } from './test-server.ts';

@@ -5,8 +5,10 @@ import { type AccountView, createServices, type Services } from '@shortlinks/api
 import { PLANS, type Plan } from '@shortlinks/contract';
 import { openDatabase } from '../database.ts';
 import { readConfig } from '../env.ts';
+import { backupCommand } from './backup-command.ts';
 import { exportCommand } from './export-command.ts';
 import { importCommand } from './import-command.ts';
+import { restoreCommand } from './restore-command.ts';
 import { UsageError } from './usage-error.ts';
 
 const USAGE = `Usage: pnpm shortlinks <command>
@@ -23,9 +25,14 @@ const USAGE = `Usage: pnpm shortlinks <command>
   denylist list [--json]
   export --account ACCOUNT_ID [--format csv|jsonl] [--output FILE]
   import --account ACCOUNT_ID FILE [--format FORMAT] [--on-conflict skip|update|fail] [--dry-run] [--json]
+  backup [--output FILE|-]
+  restore FILE
 
 --rate-limit: API requests per minute for each of the account's keys; \`default\` follows the plan
 (API_RATE_LIMIT_<PLAN>), \`none\` removes the limit. Running servers apply changes within a second.
+
+backup writes every table in one consistent snapshot while servers keep running; restore loads a
+backup into an EMPTY database, then applies newer migrations (docs/operations.md).
 
 Uses DATABASE_URL, or the embedded PostgreSQL under DATA_DIR (shared with a running server).`;
 
@@ -44,6 +51,7 @@ function readArguments(argv: string[]) {
         account: { type: 'string' },
         format: { type: 'string' },
         output: { type: 'string' },
+        out: { type: 'string' },
         'on-conflict': { type: 'string' },
         'dry-run': { type: 'boolean', default: false },
         json: { type: 'boolean', default: false },
@@ -67,8 +75,12 @@ async function main(argv: string[]): Promise<number> {
   const repoRoot = path.resolve(import.meta.dirname, '../../../..');
   const { config, problems } = readConfig(process.env, repoRoot);
   if (!config) throw new UsageError(problems.join('\n'));
-  const database = await openDatabase(config);
+  // A backup changes nothing, and a restore applies the backup's own migrations.
+  const transfer = noun === 'backup' || noun === 'restore';
+  const database = await openDatabase(config, undefined, { migrations: !transfer });
   try {
+    if (noun === 'backup') return await backupCommand(database.url, { output: values.output ?? values.out }, positionals.slice(1));
+    if (noun === 'restore') return await restoreCommand(database.url, positionals.slice(1));
     // The server's URL checks, so that an import refuses what the API would.
     const remote = remoteReputation(config.reputation, (message) => console.error(message));
     const reputation = new ReputationChain([new LocalDenylist(config.denylist), ...(remote ? [remote] : [])]);
