@@ -22,10 +22,47 @@ let port: number;
 let server: TestServer;
 /** Keeps them for 1 s only. */
 let shortMemory: TestServer;
+/** Buffers 5 distinct click events at most, and serves its metrics. */
+let tinyBuffer: TestServer;
 let account: TestAccount;
 
 const visit = (origin: string, slug: string) =>
   fetch(`${origin}/${slug}`, { redirect: 'manual', headers: { 'user-agent': BROWSER_USER_AGENT } });
+
+/** One series of the server's Prometheus text, e.g. `shortlinks_clicks_dropped_total{reason="buffer_full"}`. */
+async function metric(server: TestServer, series: string): Promise<number> {
+  const text = await (await fetch(server.app.metricsUrl ?? '')).text();
+  const line = text.split('\n').find((candidate) => candidate.startsWith(`${series} `));
+  return line === undefined ? 0 : Number(line.slice(series.length + 1));
+}
+
+/**
+ * Visits of `slug`, list reads and creates, four at a time, until `stop` resolves: every status
+ * each got, and the creates acknowledged (201).
+ */
+async function underLoad(slug: string, stop: Promise<void>) {
+  const statuses = { visits: new Map<number, number>(), reads: new Set<number>(), creates: new Set<number>() };
+  const acknowledged: string[] = [];
+  let stopped = false;
+  void stop.then(() => {
+    stopped = true;
+  });
+  const worker = async (n: number) => {
+    for (let i = 0; !stopped; i++) {
+      const [visited, read, created] = await Promise.all([
+        visit(server.origin, slug),
+        account.call('GET', '/links'),
+        account.call('POST', '/links', { title: 'Load', destination_url: `https://example.com/load/${n}/${i}` }),
+      ]);
+      statuses.visits.set(visited.status, (statuses.visits.get(visited.status) ?? 0) + 1);
+      statuses.reads.add(read.status);
+      statuses.creates.add(created.status);
+      if (created.status === 201) acknowledged.push(created.body.id);
+    }
+  };
+  await Promise.all([0, 1, 2, 3].map(worker));
+  return { statuses, acknowledged };
+}
 
 async function killPostmaster() {
   const pid = Number((await readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0]);
@@ -55,12 +92,19 @@ beforeAll(async () => {
   await orm.close();
   server = await startTestServer({ databaseUrl: database.url });
   shortMemory = await startTestServer({ databaseUrl: database.url, redirectStaleIfErrorMs: 1000 });
+  tinyBuffer = await startTestServer({
+    databaseUrl: database.url,
+    clickBufferMax: 5,
+    trustProxy: true,
+    metrics: { port: 0, host: '127.0.0.1' },
+  });
   account = await createAccount(server);
 }, 120_000);
 
 afterAll(async () => {
   await server?.close().catch(() => {});
   await shortMemory?.close().catch(() => {});
+  await tinyBuffer?.close().catch(() => {});
   await database?.stop();
   await rm(dataDir, { recursive: true, force: true });
 }, 60_000);
@@ -69,17 +113,33 @@ describe('the database goes away and comes back', () => {
   test('API calls answer 503 DATABASE_UNAVAILABLE with Retry-After; links seen recently keep redirecting; clicks are written once it is back', async () => {
     const seen = await createLink(account, { destination_url: 'https://example.com/seen', slug: 'seen-before' });
     const unseen = await createLink(account, { destination_url: 'https://example.com/unseen', slug: 'never-visited' });
-    for (const origin of [server.origin, shortMemory.origin]) {
+    for (const origin of [server.origin, shortMemory.origin, tinyBuffer.origin]) {
       expect((await visit(origin, 'seen-before')).status).toBe(302);
       expect((await visit(origin, 'no-such-link')).status).toBe(404);
     }
-    await server.services.clicks.flush();
-    await shortMemory.services.clicks.flush();
+    for (const each of [server, shortMemory, tinyBuffer]) await each.services.clicks.flush();
 
+    // Killed under a load of visits, reads and creates, which goes on until the servers noticed.
+    let noticed = () => {};
+    const load = underLoad('seen-before', new Promise((resolve) => (noticed = resolve)));
+    await sleep(300);
     await killPostmaster();
     // The servers hear of it when their change listeners lose the connection.
-    await waitFor(() => server.services.redirects.cache.keptSize > 0, 15_000, 'the first server to notice');
-    await waitFor(() => shortMemory.services.redirects.cache.keptSize > 0, 15_000, 'the second server to notice');
+    for (const each of [server, shortMemory, tinyBuffer]) {
+      await waitFor(() => each.services.redirects.cache.keptSize > 0, 15_000, 'each server to notice');
+    }
+    await sleep(300);
+    noticed();
+    const { statuses, acknowledged } = await load;
+    // Never a 500: the visits all redirected, reads and creates answered or said 503.
+    expect([...statuses.visits.keys()]).toEqual([302]);
+    expect([...statuses.reads].filter((status) => status !== 200 && status !== 503)).toEqual([]);
+    expect([...statuses.creates].filter((status) => status !== 201 && status !== 503)).toEqual([]);
+    expect(statuses.reads).toContain(503);
+    expect(acknowledged.length).toBeGreaterThan(0);
+    const visitedUnderLoad = statuses.visits.get(302) ?? 0;
+    const pendingBefore = server.services.clicks.pending;
+    expect(pendingBefore).toBe(visitedUnderLoad);
 
     // The API, both transports: its own code and a time to retry, not a 500.
     const list = await account.call('GET', '/links');
@@ -106,16 +166,30 @@ describe('the database goes away and comes back', () => {
       expect(refused.headers.get('retry-after')).toBe('5');
       expect(refused.headers.get('content-type')).toMatch(/text\/html/);
     }
-    expect(server.services.clicks.pending).toBe(40);
+    expect(server.services.clicks.pending).toBe(pendingBefore + 40);
     await expect(server.services.clicks.flush()).rejects.toThrow();
-    expect(server.services.clicks.pending).toBe(40);
+    expect(server.services.clicks.pending).toBe(pendingBefore + 40);
     expect(server.services.clicks.dropped.overflowClicks).toBe(0);
+
+    // A full buffer: 8 visitors (by their forwarded address) to a server that keeps 5 events
+    // at most. 3 are dropped, counted, and served as a metric.
+    for (let i = 0; i < 8; i++) {
+      const response = await fetch(`${tinyBuffer.origin}/seen-before`, {
+        redirect: 'manual',
+        headers: { 'user-agent': BROWSER_USER_AGENT, 'x-forwarded-for': `198.51.100.${i}` },
+      });
+      expect(response.status).toBe(302);
+    }
+    expect(tinyBuffer.services.clicks.pending).toBe(5);
+    expect(await metric(tinyBuffer, 'shortlinks_clicks_dropped_total{reason="buffer_full"}')).toBe(3);
+    expect(await metric(tinyBuffer, 'shortlinks_clicks_pending')).toBe(5);
+    expect(await metric(tinyBuffer, 'shortlinks_redirects_total{outcome="redirected",visitor="human"}')).toBeGreaterThanOrEqual(9);
 
     // Past its bound (1 s here), a link seen before is no longer served from memory.
     await sleep(1200);
     expect((await visit(shortMemory.origin, 'seen-before')).status).toBe(503);
     expect((await visit(server.origin, 'seen-before')).status).toBe(302);
-    expect(server.services.clicks.pending).toBe(41);
+    expect(server.services.clicks.pending).toBe(pendingBefore + 41);
 
     await restartPostgres();
     // Everything recovers on its own: the pool reconnects, the listener too (within its backoff).
@@ -131,8 +205,11 @@ describe('the database goes away and comes back', () => {
     // The clicks made during the outage were kept and are written now.
     await server.services.clicks.flush();
     const counted = await account.call('GET', `/links/${seen.id}`);
-    expect(counted.body.click_count).toBe(2 + 41);
+    // One before the outage through each server, the load's, and 41 during it.
+    expect(counted.body.click_count).toBe(3 + visitedUnderLoad + 41);
     expect(server.services.clicks.dropped.overflowClicks).toBe(0);
+    // No acknowledged link was lost.
+    for (const id of acknowledged) expect((await account.call('GET', `/links/${id}`)).status).toBe(200);
     expect(unseen.id).toMatch(/^lnk_/);
   }, 180_000);
 

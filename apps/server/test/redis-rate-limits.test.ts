@@ -106,7 +106,8 @@ describe('start-up', () => {
     });
     try {
       expect(performance.now() - started).toBeGreaterThanOrEqual(REDIS_READY_WAIT_MS);
-      expect(performance.now() - started).toBeLessThan(REDIS_READY_WAIT_MS + 3_000);
+      // Bounded, with room for a loaded machine building the server.
+      expect(performance.now() - started).toBeLessThan(REDIS_READY_WAIT_MS + 15_000);
       expect(log.join('')).toContain('Redis did not answer at start');
       const account = await createAccount(first, { plan: 'starter' });
       for (let i = 0; i < LIMIT; i++) expect(await call(lonely, account, 'rest')).toEqual({ status: 200, remaining: LIMIT - 1 - i });
@@ -174,12 +175,19 @@ describe('when Redis goes away', () => {
     redis.freeze();
     try {
       const account = await createAccount(first, { plan: 'starter' });
-      const started = Date.now();
-      for (let i = 0; i < LIMIT; i++) expect(await call(first, account, 'rest')).toEqual({ status: 200, remaining: LIMIT - 1 - i });
-      expect((await call(first, account, 'rest')).status).toBe(429);
+      const took: number[] = [];
+      const timed = async () => {
+        const started = performance.now();
+        const answer = await call(first, account, 'rest');
+        took.push(performance.now() - started);
+        return answer;
+      };
+      for (let i = 0; i < LIMIT; i++) expect(await timed()).toEqual({ status: 200, remaining: LIMIT - 1 - i });
+      expect((await timed()).status).toBe(429);
       // The first waits out the command timeout (250 ms); those after it do not ask Redis for a
-      // second. Each of the seven waiting it out would take 1750 ms.
-      expect(Date.now() - started).toBeLessThan(LIMIT * 250);
+      // second, so at most one more waits (were the calls slow enough to span a second). Were
+      // Redis asked every time, all seven would wait.
+      expect(took.filter((ms) => ms >= 240).length).toBeLessThanOrEqual(2);
       expect(warned()).toBe(warnedBefore + 1);
     } finally {
       redis.thaw();

@@ -77,7 +77,9 @@ export class ChangeListener {
 
   async #connect(backoffMs: number): Promise<void> {
     if (this.#stopped) return;
-    const client = new pg.Client({ connectionString: this.#url });
+    // Keep-alive probes: a listener whose host vanished is noticed (and the caches stop trusting
+    // it) in the system's keep-alive time rather than never.
+    const client = new pg.Client({ connectionString: this.#url, keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
     const lost = (reason: string) => {
       if (this.#client !== client || this.#stopped) return;
       this.#client = undefined;

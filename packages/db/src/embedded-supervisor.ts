@@ -51,7 +51,11 @@ export function superviseCluster(cluster: Cluster, start: () => Promise<void>, s
       if (stopping) return;
       try {
         await start();
-        if (stopping) return;
+        if (stopping) {
+          // Asked to stop while this start was under way: the library's stop() already returned.
+          cluster.process?.kill('SIGINT');
+          return;
+        }
         supervision.log(`embedded PostgreSQL restarted after ${attempt} attempt${attempt === 1 ? '' : 's'} (${Date.now() - since} ms)`);
         watch();
         return;

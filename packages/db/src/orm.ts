@@ -25,6 +25,9 @@ export interface OrmOptions {
 /** How long a request waits for a database connection, new or pooled, before it fails. */
 const CONNECT_TIMEOUT_MS = 5000;
 
+/** Idle time after which a connection's TCP keep-alive probes start. */
+export const KEEP_ALIVE_AFTER_MS = 10_000;
+
 /** Connects to PostgreSQL (nothing is created or changed: see {@link migrate}). */
 export async function createOrm({ databaseUrl, poolSize = 10, debug = false, connection }: OrmOptions): Promise<Orm> {
   return MikroORM.init({
@@ -51,6 +54,10 @@ export async function createOrm({ databaseUrl, poolSize = 10, debug = false, con
             countPoolErrors(pool);
           },
           connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+          // TCP keep-alive probes, so a connection to a host that vanished is found dead, in the
+          // system's keep-alive time, rather than never.
+          keepAlive: true,
+          keepAliveInitialDelayMillis: KEEP_ALIVE_AFTER_MS,
         },
     debug,
     // Request handlers always work in an explicit fork or transaction.

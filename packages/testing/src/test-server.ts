@@ -29,6 +29,8 @@ export interface HarnessOptions {
   linkReadCacheMs?: number;
   /** How long links seen before the database became unreachable keep redirecting. */
   redirectStaleIfErrorMs?: number;
+  /** Distinct click events kept unwritten at most (CLICK_BUFFER_MAX). */
+  clickBufferMax?: number;
   /** Remote reputation or other sources asked after the stored denylist, instead of the default domain list. */
   reputation?: UrlReputation;
   logLevel?: string;
@@ -75,6 +77,7 @@ export function testServers<Options extends HarnessBuildOptions>(build: ServerBu
       clickFlushMs,
       linkReadCacheMs,
       redirectStaleIfErrorMs,
+      clickBufferMax,
       reputation,
       logLevel = 'warn',
       logStream,
@@ -88,7 +91,7 @@ export function testServers<Options extends HarnessBuildOptions>(build: ServerBu
       orm,
       shortDomain,
       reputation: reputation ?? new LocalDenylist(denylist ?? ['flagged.example']),
-      clicks: { flushIntervalMs: clickFlushMs ?? 60_000 },
+      clicks: { flushIntervalMs: clickFlushMs ?? 60_000, ...(clickBufferMax === undefined ? {} : { maxBuffered: clickBufferMax }) },
       ...(linkReadCacheMs === undefined ? {} : { linkReadCacheMs }),
       ...(redirectStaleIfErrorMs === undefined ? {} : { redirectStaleIfErrorMs }),
     });

@@ -28,7 +28,7 @@ export async function backupCommand(databaseUrl: string, flags: BackupFlags, ext
   const partial = `${file}.partial`;
   console.error(`Backing up to ${file}…`);
   try {
-    const { header, rows } = await writeBackup(databaseUrl, createWriteStream(partial), progress);
+    const { header, rows } = await writeBackup(databaseUrl, createWriteStream(partial, { mode: 0o600 }), progress);
     await rename(partial, file);
     const total = Object.values(rows).reduce((sum, count) => sum + count, 0);
     const { size } = await stat(file);
