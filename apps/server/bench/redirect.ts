@@ -62,6 +62,8 @@ const app = await buildServer({
     ? pino.destination({ dest: path.join(dataDir, 'server.log'), sync: true })
     : logDestination(path.join(dataDir, 'server.log')),
   rateLimits: { redirects: Number.MAX_SAFE_INTEGER },
+  // Off by default, as METRICS_PORT is; BENCH_METRICS=1 measures the cost of serving them.
+  ...(process.env.BENCH_METRICS ? { metrics: { port: 0, host: '127.0.0.1' } } : {}),
 });
 await app.listen({ port: 0, host: '127.0.0.1' });
 

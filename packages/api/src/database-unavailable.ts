@@ -30,11 +30,3 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (Array.isArray(errors) && errors.some((inner) => isDatabaseUnavailable(inner, depth + 1))) return true;
   return isDatabaseUnavailable(cause, depth + 1);
 }
-
-/**
- * Whether `error` is the pool finding no free connection in time: the database may be up but
- * overloaded (every connection busy), not unreachable.
- */
-export function isPoolWaitTimeout(error: unknown): boolean {
-  return error instanceof Error && error.message === 'timeout exceeded when trying to connect';
-}

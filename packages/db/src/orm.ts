@@ -1,7 +1,7 @@
 import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
-import type pg from 'pg';
+import pg from 'pg';
 import { entities } from './entities/index.ts';
 import { whileHoldingSchemaLock } from './migration-lock.ts';
 import { migrationsList } from './migrations/index.ts';
@@ -22,8 +22,21 @@ export interface OrmOptions {
   connection?: pg.Client;
 }
 
-/** How long a request waits for a database connection, new or pooled, before it fails. */
+/** How long opening a database connection may take before it fails (503 DATABASE_UNAVAILABLE). */
 const CONNECT_TIMEOUT_MS = 5000;
+
+/**
+ * pg's Client with a bound on connecting, so a database host that stops answering (rather than
+ * refusing) cannot hold a request waiting for a new connection for ever. The pool's own
+ * `connectionTimeoutMillis` would also bound the wait for a busy pooled connection, which long
+ * work (a streamed export, a bulk load) may rightly hold for longer.
+ */
+class BoundedConnectClient extends pg.Client {
+  constructor(config?: pg.ClientConfig) {
+    // The pool keeps the password out of its options' enumerable properties (so it is not logged).
+    super({ ...config, password: config?.password, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  }
+}
 
 /** Idle time after which a connection's TCP keep-alive probes start. */
 export const KEEP_ALIVE_AFTER_MS = 10_000;
@@ -43,9 +56,6 @@ export async function createOrm({ databaseUrl, poolSize = 10, debug = false, con
       silent: true,
     },
     pool: { min: 0, max: poolSize },
-    // A database host that stops answering (not refusing) would otherwise hold every request
-    // waiting for a connection for ever; this also bounds the wait for a free pooled one under
-    // overload. Either way the caller gets 503 DATABASE_UNAVAILABLE (docs/operations.md).
     driverOptions: connection
       ? new PostgresDialect({ pool: poolOfOne(connection) })
       : {
@@ -53,7 +63,7 @@ export async function createOrm({ databaseUrl, poolSize = 10, debug = false, con
             namePreparedStatements(pool);
             countPoolErrors(pool);
           },
-          connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+          Client: BoundedConnectClient,
           // TCP keep-alive probes, so a connection to a host that vanished is found dead, in the
           // system's keep-alive time, rather than never.
           keepAlive: true,

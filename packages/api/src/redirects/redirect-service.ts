@@ -1,5 +1,5 @@
 import type { Database, Orm } from '@shortlinks/db';
-import { isDatabaseUnavailable, isPoolWaitTimeout } from '../database-unavailable.ts';
+import { isDatabaseUnavailable } from '../database-unavailable.ts';
 import { NO_LINK, RedirectCache, type RedirectTarget } from './redirect-cache.ts';
 
 /**
@@ -58,8 +58,7 @@ export class RedirectService {
       entry = (await this.#loadOnce(slug)) ?? NO_LINK;
     } catch (error) {
       if (!isDatabaseUnavailable(error)) throw error;
-      // A busy pool is no outage: the next visit asks again.
-      if (!isPoolWaitTimeout(error)) this.#unreachableAt = Date.now();
+      this.#unreachableAt = Date.now();
       return this.#whileUnreachable(slug, now);
     }
     this.#unreachableAt = 0;
