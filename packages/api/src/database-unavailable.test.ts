@@ -14,6 +14,7 @@ describe('isDatabaseUnavailable', () => {
     ['an unknown host', node('ENOTFOUND')],
     ['a connection lost without a code', new Error('Connection terminated unexpectedly')],
     ['a pool that could not connect in time', new Error('timeout exceeded when trying to connect')],
+    ['a host that accepts and never answers (the connect bound)', new Error('timeout expired')],
     ['a client whose socket died', new Error('Client has encountered a connection error and is not queryable')],
     ['the postmaster gone', postgres('57P01', 'terminating connection due to unexpected postmaster exit')],
     ['a crash restart', postgres('57P02', 'terminating connection because of crash of another server process')],
