@@ -4,7 +4,8 @@ import { existsSync } from 'node:fs';
 /** The programs the several-instances tests run, and the Debian packages that ship them. */
 export const REDIS_SERVER = '/usr/bin/redis-server';
 export const NGINX = '/usr/sbin/nginx';
-const PACKAGES = { [REDIS_SERVER]: 'redis-server', [NGINX]: 'nginx-light' };
+// `nginx` rather than a flavour (`nginx-light` is gone from Debian 13).
+const PACKAGES = { [REDIS_SERVER]: 'redis-server', [NGINX]: 'nginx' };
 
 /**
  * Installs Debian's redis-server and nginx when one is missing, so a fresh CI machine (Node and
@@ -19,7 +20,7 @@ export function ensureDebianPrograms(): void {
   if (missing.length === 0) return;
   if (process.getuid?.() !== 0) {
     throw new Error(
-      `${missing.join(' and ')} missing: install with \`sudo apt-get install -y redis-server nginx-light\` (Debian) and run again.`,
+      `${missing.join(' and ')} missing: install with \`sudo apt-get install -y redis-server nginx\` (Debian) and run again.`,
     );
   }
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
@@ -28,7 +29,7 @@ export function ensureDebianPrograms(): void {
     'apt-get update -qq',
     `apt-get install -y -qq -o DPkg::Lock::Timeout=300 --no-install-recommends ${Object.values(PACKAGES).join(' ')}`,
   ].join('\n');
-  console.log('tests: installing Debian’s redis-server and nginx-light (apt-get)…');
+  console.log('tests: installing Debian’s redis-server and nginx (apt-get)…');
   execFileSync('flock', ['/tmp/shortlinks-test-apt.lock', 'sh', '-ec', install], {
     env,
     stdio: ['ignore', 'ignore', 'inherit'],

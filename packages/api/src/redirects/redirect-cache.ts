@@ -76,6 +76,8 @@ export class RedirectCache {
    */
   reset(enabled: boolean, now = Date.now()): void {
     this.#epoch++;
+    // Counted when trust changes (announcements lost, or back), not at each failed reconnection.
+    if (enabled || this.#enabled) this.resets++;
     if (enabled) this.#kept.clear();
     else if (this.#enabled) {
       // Least recently used first, so the LRU order carries over.
@@ -86,7 +88,6 @@ export class RedirectCache {
     }
     this.#entries.clear();
     this.#enabled = enabled;
-    this.resets++;
   }
 
   /** What was known of `slug` at most `maxAgeMs` before `now`, for a visit the database cannot answer. */
