@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -6,7 +6,7 @@ import { createOrm, migrate } from '@shortlinks/db';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from '@shortlinks/db/embedded';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BROWSER_USER_AGENT, createAccount, createLink, startTestServer, type TestAccount, type TestServer } from './harness.ts';
-import { waitFor } from './processes.ts';
+import { postmasterPid, waitFor } from './processes.ts';
 
 /**
  * PostgreSQL killed (SIGKILL of the postmaster) under running servers, then brought back on the
@@ -65,8 +65,7 @@ async function underLoad(slug: string, stop: Promise<void>) {
 }
 
 async function killPostmaster() {
-  const pid = Number((await readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0]);
-  process.kill(pid, 'SIGKILL');
+  process.kill(await postmasterPid(dataDir), 'SIGKILL');
 }
 
 /** Starts the cluster again on its port; its orphaned backends may hold it back for a moment. */

@@ -2,7 +2,7 @@ import { createServices } from '@shortlinks/api/services';
 import { createOrm, type Orm } from '@shortlinks/db';
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
 import { createTestDatabase } from './harness.ts';
-import { freePort, startServerProcess, waitFor } from './processes.ts';
+import { freePort, isReady, startServerProcess, waitFor } from './processes.ts';
 
 /**
  * The server process is killed (SIGKILL: no shutdown hook runs) in the middle of a burst of
@@ -29,13 +29,7 @@ describe('a burst of creates while the server is killed', () => {
   });
   afterAll(() => orm.close());
 
-  const ready = async () => {
-    try {
-      return (await fetch(`${base}/readyz`)).status === 200;
-    } catch {
-      return false;
-    }
-  };
+  const ready = () => isReady(base);
   const tagsOf = (i: number) => [`burst-${i}-a`, `burst-${i}-b`, 'burst-shared'];
 
   test('every 201-answered link survives whole with its tags; nothing half-written exists', { timeout: 150_000 }, async () => {

@@ -1,9 +1,9 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BROWSER_USER_AGENT } from './harness.ts';
-import { freePort, runCli, startServerProcess, waitFor } from './processes.ts';
+import { freePort, isReady, postmasterPid, runCli, startServerProcess, waitFor } from './processes.ts';
 
 /**
  * `pnpm start` on the embedded database, whose postmaster is killed under it: the server restarts
@@ -22,13 +22,7 @@ describe('the embedded database dies under a running server', () => {
   });
   afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
-  const ready = async () => {
-    try {
-      return (await fetch(`${base}/readyz`)).status === 200;
-    } catch {
-      return false;
-    }
-  };
+  const ready = () => isReady(base);
 
   test('SIGKILL of the postmaster: PostgreSQL is restarted, the server keeps running and serves its links again', {
     timeout: 150_000,
@@ -50,8 +44,7 @@ describe('the embedded database dies under a running server', () => {
       const visit = () => fetch(`${base}/kept-through`, { redirect: 'manual', headers: { 'user-agent': BROWSER_USER_AGENT } });
       expect((await visit()).status).toBe(302);
 
-      const pid = Number((await readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0]);
-      process.kill(pid, 'SIGKILL');
+      process.kill(await postmasterPid(dataDir), 'SIGKILL');
       // Meanwhile the link seen before keeps redirecting (stale-if-error, or the restarted database).
       expect((await visit()).status).toBe(302);
       await waitFor(async () => /restarted after \d+ attempt/.test(server.output()), 60_000, 'the restart');

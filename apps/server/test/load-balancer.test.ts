@@ -6,7 +6,7 @@ import { freePort } from '@shortlinks/db/embedded';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BROWSER_USER_AGENT, createTestDatabase, msUntil } from './harness.ts';
 import { startNginx, type TestNginx } from './nginx.ts';
-import { startServerProcess, waitFor } from './processes.ts';
+import { isReady, startServerProcess, waitFor } from './processes.ts';
 import { startRedis, type TestRedis } from './redis-server.ts';
 
 /**
@@ -81,14 +81,6 @@ afterAll(async () => {
 });
 
 const [A, B] = [() => instances[0] as Instance, () => instances[1] as Instance];
-
-async function isReady(origin: string) {
-  try {
-    return (await fetch(`${origin}/readyz`)).status === 200;
-  } catch {
-    return false;
-  }
-}
 
 async function stopProcess(child: ChildProcess, signal: NodeJS.Signals) {
   if (child.exitCode !== null || child.signalCode !== null) return;

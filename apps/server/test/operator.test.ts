@@ -1,8 +1,8 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { freePort, isAlive, runCli, startServerProcess, waitFor } from './processes.ts';
+import { freePort, isAlive, isReady, postmasterPid, runCli, startServerProcess, waitFor } from './processes.ts';
 
 /**
  * What an operator does: `pnpm start` on a fresh machine (embedded PostgreSQL, first key
@@ -26,14 +26,7 @@ describe('operating the server on the embedded database', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  const ready = async () => {
-    try {
-      return (await fetch(`${base}/readyz`)).status === 200;
-    } catch {
-      return false;
-    }
-  };
-  const postmasterPid = async () => Number((await readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0]);
+  const ready = () => isReady(base);
 
   test('first start creates a default account and prints a working key; restart keeps data and prints none', {
     timeout: 90_000,
@@ -54,7 +47,7 @@ describe('operating the server on the embedded database', () => {
     const link = (await created.json()) as { id: string };
 
     // Graceful stop: the server and its PostgreSQL both go away.
-    const pgPid = await postmasterPid();
+    const pgPid = await postmasterPid(dataDir);
     first.child.kill('SIGTERM');
     const [code] = await new Promise<[number | null]>((resolve) => first.child.once('exit', (c) => resolve([c])));
     expect(code).toBe(0);
@@ -134,7 +127,7 @@ describe('operating the server on the embedded database', () => {
   test('after the server is killed with SIGKILL, the next start recovers the orphaned database', { timeout: 90_000 }, async () => {
     const victim = startServerProcess(env);
     await waitFor(ready, 60_000, 'the server');
-    const orphan = await postmasterPid();
+    const orphan = await postmasterPid(dataDir);
     victim.child.kill('SIGKILL');
     await new Promise((resolve) => victim.child.once('exit', resolve));
 
@@ -150,7 +143,7 @@ describe('operating the server on the embedded database', () => {
   }, async () => {
     const victim = startServerProcess(env);
     await waitFor(ready, 60_000, 'the server');
-    const pgPid = await postmasterPid();
+    const pgPid = await postmasterPid(dataDir);
     victim.child.kill('SIGKILL');
     process.kill(pgPid, 'SIGKILL');
     await new Promise((resolve) => victim.child.once('exit', resolve));

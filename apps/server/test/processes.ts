@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 
@@ -51,6 +52,20 @@ export async function runCli(
   });
   const [code] = (await once(child, 'exit')) as [number | null];
   return { code, stdout, stderr };
+}
+
+/** The pid of the embedded PostgreSQL's postmaster under `dataDir` (the first line of its postmaster.pid). */
+export async function postmasterPid(dataDir: string): Promise<number> {
+  return Number((await readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0]);
+}
+
+/** Whether the server at `origin` answers `/readyz` with 200 (false while it is not listening yet). */
+export async function isReady(origin: string): Promise<boolean> {
+  try {
+    return (await fetch(`${origin}/readyz`)).status === 200;
+  } catch {
+    return false;
+  }
 }
 
 /** Waits until `predicate` holds, polling; fails after `ms`. */

@@ -50,6 +50,19 @@ async function call(server: TestServer, account: TestAccount, transport: 'rest' 
   return { status: response.status, remaining: Number(response.headers.get('ratelimit-remaining')) };
 }
 
+/** Waits until the second instance sees what the first counted for a fresh key: both count in Redis. */
+async function untilCountedTogether(what: string) {
+  await waitFor(
+    async () => {
+      const probe = await createAccount(first, { plan: 'starter' });
+      await call(first, probe, 'rest');
+      return (await call(second, probe, 'rest')).remaining === LIMIT - 2;
+    },
+    15_000,
+    what,
+  );
+}
+
 type Turn = [TestServer, 'rest' | 'trpc'];
 /** Both instances, both transports, in turn. */
 const rotation = (): Turn[] => [
@@ -153,15 +166,7 @@ describe('when Redis goes away', () => {
     await redis.restart();
     // ioredis reconnects by itself (its back-off is at most 2 s); a fresh key shows when the
     // second instance sees what the first counted.
-    await waitFor(
-      async () => {
-        const probe = await createAccount(first, { plan: 'starter' });
-        await call(first, probe, 'rest');
-        return (await call(second, probe, 'rest')).remaining === LIMIT - 2;
-      },
-      15_000,
-      'both instances counting in Redis again',
-    );
+    await untilCountedTogether('both instances counting in Redis again');
     const after = await createAccount(first, { plan: 'starter' });
     for (let i = 0; i < LIMIT; i++) expect((await call(i % 2 ? first : second, after, 'trpc')).status).toBe(200);
     expect((await call(first, after, 'rest')).status).toBe(429);
@@ -192,14 +197,6 @@ describe('when Redis goes away', () => {
     } finally {
       redis.thaw();
     }
-    await waitFor(
-      async () => {
-        const probe = await createAccount(first, { plan: 'starter' });
-        await call(first, probe, 'rest');
-        return (await call(second, probe, 'rest')).remaining === LIMIT - 2;
-      },
-      15_000,
-      'counting in Redis again after the freeze',
-    );
+    await untilCountedTogether('counting in Redis again after the freeze');
   }, 60_000);
 });

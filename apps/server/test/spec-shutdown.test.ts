@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { freePort, runCli, startServerProcess, waitFor } from './processes.ts';
+import { freePort, isReady, runCli, startServerProcess, waitFor } from './processes.ts';
 
 /**
  * Ctrl-C in a terminal sends SIGINT to the whole foreground process group: the server and,
@@ -22,13 +22,7 @@ describe('Ctrl-C on `pnpm start` with the embedded database', () => {
   });
   afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
-  const ready = async () => {
-    try {
-      return (await fetch(`${base}/readyz`)).status === 200;
-    } catch {
-      return false;
-    }
-  };
+  const ready = () => isReady(base);
 
   test('SIGINT to the process group: exit code 0 and no buffered click lost', { timeout: 90_000 }, async () => {
     const server = startServerProcess(env, { processGroup: true });

@@ -3,7 +3,7 @@ import { createOrm, migrate } from '@shortlinks/db';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BROWSER_USER_AGENT, createEmptyDatabase } from './harness.ts';
-import { freePort, runCli, startServerProcess, waitFor } from './processes.ts';
+import { freePort, isReady, runCli, startServerProcess, waitFor } from './processes.ts';
 
 /*
  * Upgrading: a database at the previous release's schema, with data in it, under today's server.
@@ -98,17 +98,7 @@ beforeAll(async () => {
     SHORT_DOMAIN: base,
     CLICK_FLUSH_MS: '100',
   });
-  await waitFor(
-    async () => {
-      try {
-        return (await fetch(`${base}/readyz`)).status === 200;
-      } catch {
-        return false;
-      }
-    },
-    60_000,
-    `the server on the 0.1.0 database (${server.output()})`,
-  );
+  await waitFor(() => isReady(base), 60_000, `the server on the 0.1.0 database (${server.output()})`);
 }, TIMEOUT);
 
 afterAll(async () => {

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './entities/index.ts';
+import { KEEP_ALIVE_AFTER_MS } from './orm.ts';
 
 /**
  * The PostgreSQL channel on which a changed link's slug is announced to every server process.
@@ -79,7 +80,7 @@ export class ChangeListener {
     if (this.#stopped) return;
     // Keep-alive probes: a listener whose host vanished is noticed (and the caches stop trusting
     // it) in the system's keep-alive time rather than never.
-    const client = new pg.Client({ connectionString: this.#url, keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
+    const client = new pg.Client({ connectionString: this.#url, keepAlive: true, keepAliveInitialDelayMillis: KEEP_ALIVE_AFTER_MS });
     const lost = (reason: string) => {
       if (this.#client !== client || this.#stopped) return;
       this.#client = undefined;
