@@ -194,12 +194,10 @@ describe('failure policy "fail-closed"', () => {
     const url = fresh('closed');
     behave(url);
     const before = await countRows(sbClosed.server, 'link');
-    expectRefused(
-      await sbClosed.account.call('POST', '/links', { title: 'x', destination_url: url }),
-      503,
-      'REPUTATION_UNAVAILABLE',
-      'destination_url',
-    );
+    const refused = await sbClosed.account.call('POST', '/links', { title: 'x', destination_url: url });
+    expectRefused(refused, 503, 'REPUTATION_UNAVAILABLE', 'destination_url');
+    // A refusal that passes says when to try again.
+    expect(refused.headers.get('retry-after')).toBe('30');
     expectRefused(
       await sbClosed.account.call('POST', '/links', {
         title: 'x',
