@@ -82,6 +82,23 @@ describe('GET /links?search=', () => {
     expect(response.body.total).toBe(1);
   });
 
+  test('a search of several words finds them together, as written: not apart, reordered or with another separator', async () => {
+    // The trigram index is asked for each word (link-list-query.ts, indexedWords); the whole text decides.
+    const other = await createAccount(server);
+    const together = await createLink(other, { title: 'Order', destination_url: 'https://shop.example/sku-0042' });
+    const longer = await createLink(other, { title: 'SKU-00421 variant', destination_url: 'https://shop.example/v' });
+    await createLink(other, { title: 'sku 0042', destination_url: 'https://shop.example/a' });
+    await createLink(other, { title: '0042-sku', destination_url: 'https://shop.example/b' });
+    await createLink(other, { title: 'sku', destination_url: 'https://shop.example/0042' });
+    const response = await other.call('GET', '/links?search=Sku-0042');
+    expect(response.status).toBe(200);
+    expect(ids(response.body).sort()).toEqual([together.id, longer.id].sort());
+    expect(response.body.total).toBe(2);
+    const byHost = await other.call('GET', `/links?search=${encodeURIComponent('SHOP.example/sku')}`);
+    expect(ids(byHost.body)).toEqual([together.id]);
+    expect(byHost.body.total).toBe(1);
+  });
+
   test('a search that is empty or only spaces is no search: every link, as without it', async () => {
     const without = await account.call('GET', '/links');
     for (const search of ['', '%20%20']) {

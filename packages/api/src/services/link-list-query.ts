@@ -12,6 +12,31 @@ export function substringPattern(text: string): string {
 }
 
 /**
+ * The words of an ASCII search (its runs of letters and digits) that the trigram index is asked
+ * for instead of the whole text, or `undefined` to ask it for the whole text.
+ *
+ * Asked for `%sku-0042%`, pg_trgm's GIN index reads every trigram of the text, those padded at the
+ * `-` included (`ku `, `  0`, ` 00`): such word-boundary trigrams are in nearly every link, and
+ * reading their posting lists was most of a product code's search (31 ms of it at a million links,
+ * bench:list). Asked for `%sku%` and `%0042%`, the same index reads only the unpadded trigrams and
+ * finds the same candidates in 11–16 ms; the whole text is then tested on each candidate. Every
+ * word is a substring of the search, so `like '%word%'` holds wherever `like '%search%'` does: the
+ * links found are exactly the same. A search that is one word, or has a word of one or two
+ * characters (`sale 17`, `a-b`), keeps the index's own choice. Only ASCII: `lower()` of a
+ * substring is then a substring of `lower()` of the whole, which a context-sensitive lower-casing
+ * of other scripts need not keep.
+ */
+export function indexedWords(search: string): string[] | undefined {
+  if (!/^[\x20-\x7e]*$/.test(search)) return undefined;
+  const text = search.toLowerCase();
+  const words = text.split(/[^a-z0-9]+/).filter((word) => word !== '');
+  // A shorter word has no trigram of its own: left out, what the padded ones said of it is lost
+  // (`sale 17` would find every `sale` and test 73,000 links, where the whole text tests 700).
+  if (words.length === 0 || words.some((word) => word.length < 3) || (words.length === 1 && words[0] === text)) return undefined;
+  return [...new Set(words)];
+}
+
+/**
  * The account's live links whose title, destination URL, slug or external id holds `search`,
  * ignoring case: the rows of `link_search` (migration Migration20261126080000_link_searched_text),
  * one lower-cased text per live link read through its trigram index. The pattern is lower-cased by
@@ -19,10 +44,21 @@ export function substringPattern(text: string): string {
  * contract refuses them), so it never spans two of the fields, which a line feed separates.
  */
 function linksWithText(db: Db, accountId: string, search: string) {
-  return db
-    .selectFrom('link_search')
-    .where('link_search.account_id', '=', accountId)
-    .where('link_search.searched_text', 'like', sql<string>`lower(${substringPattern(search)})`);
+  const inAccount = db.selectFrom('link_search').where('link_search.account_id', '=', accountId);
+  const words = indexedWords(search);
+  if (words === undefined) {
+    return inAccount.where('link_search.searched_text', 'like', sql<string>`lower(${substringPattern(search)})`);
+  }
+  const candidates = words.reduce(
+    (found, word) => found.where('link_search.searched_text', 'like', sql<string>`lower(${substringPattern(word)})`),
+    inAccount,
+  );
+  // `|| ''` is not the indexed column: the whole text is tested on the candidates, not looked up.
+  return candidates.where(
+    sql<string>`${sql.ref('link_search.searched_text')} || ''`,
+    'like',
+    sql<string>`lower(${substringPattern(search)})`,
+  );
 }
 
 /** The links that carry one of `tagIds` (of any account: the caller keeps to one). */
