@@ -1,8 +1,9 @@
 import { LocalDenylist } from '@shortlinks/api/reputation';
 import { createServices } from '@shortlinks/api/services';
 import { createClient } from '@shortlinks/client';
-import { createOrm } from '@shortlinks/db';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createOrm, migrate } from '@shortlinks/db';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { createAccount, createLink, createTestDatabase, startTestServer, type TestAccount, type TestServer } from './harness.ts';
 
 let server: TestServer;
@@ -500,5 +501,42 @@ describe('search and sort over tRPC and the typed client', () => {
     const body = await response.json();
     expect(response.status).toBe(422);
     expect(JSON.stringify(body)).toContain('"field":"sort"');
+  });
+});
+
+describe('a search on a database whose collation lower-cases differently (Turkish: I is ı)', () => {
+  test('finds what ilike finds, in one word or several', async () => {
+    // An external PostgreSQL may be created with any collation; the embedded one is C.UTF-8.
+    const url = new URL(inject('appDatabaseUrl'));
+    url.pathname = `/turkish_${Date.now().toString(36)}`;
+    const admin = new pg.Client({ connectionString: inject('adminDatabaseUrl') });
+    await admin.connect();
+    try {
+      await admin.query(
+        `create database ${url.pathname.slice(1)} template template0 owner ${pg.escapeIdentifier(decodeURIComponent(url.username))}
+         encoding 'UTF8' locale_provider icu icu_locale 'tr-TR' locale 'C.UTF-8'`,
+      );
+    } finally {
+      await admin.end();
+    }
+    const orm = await createOrm({ databaseUrl: url.href, poolSize: 2 });
+    await migrate(orm);
+    await orm.close();
+    const turkish = await startTestServer({ databaseUrl: url.href });
+    try {
+      const account = await createAccount(turkish);
+      const kit = await createLink(account, { title: 'KIT-2024 launch', destination_url: 'https://example.com/kit' });
+      const connection = turkish.orm.em.fork().getConnection();
+      for (const search of ['KIT', 'KIT-2024', 'KIT-2024 LAUNCH', 'kit-2024']) {
+        const [{ matches }] = (await connection.execute('select count(*)::int as matches from link where title ilike ?', [
+          `%${search}%`,
+        ])) as [{ matches: number }];
+        const response = await account.call('GET', `/links?search=${encodeURIComponent(search)}`);
+        expect({ search, total: response.body.total }).toEqual({ search, total: matches });
+        expect(ids(response.body)).toEqual(matches === 1 ? [kit.id] : []);
+      }
+    } finally {
+      await turkish.close();
+    }
   });
 });

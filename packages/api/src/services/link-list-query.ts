@@ -12,8 +12,8 @@ export function substringPattern(text: string): string {
 }
 
 /**
- * The words of an ASCII search (its runs of letters and digits) that the trigram index is asked
- * for instead of the whole text, or `undefined` to ask it for the whole text.
+ * The words of an ASCII search (its runs of letters and digits, as written) that the trigram index
+ * is asked for instead of the whole text, or `undefined` to ask it for the whole text.
  *
  * Asked for `%sku-0042%`, pg_trgm's GIN index reads every trigram of the text, those padded at the
  * `-` included (`ku `, `  0`, ` 00`): such word-boundary trigrams are in nearly every link, and
@@ -24,15 +24,16 @@ export function substringPattern(text: string): string {
  * links found are exactly the same. A search that is one word, or has a word of one or two
  * characters (`sale 17`, `a-b`), keeps the index's own choice. Only ASCII: `lower()` of a
  * substring is then a substring of `lower()` of the whole, which a context-sensitive lower-casing
- * of other scripts need not keep.
+ * of other scripts need not keep (ASCII letters are lower-cased one by one in every collation).
  */
 export function indexedWords(search: string): string[] | undefined {
   if (!/^[\x20-\x7e]*$/.test(search)) return undefined;
-  const text = search.toLowerCase();
-  const words = text.split(/[^a-z0-9]+/).filter((word) => word !== '');
+  // As written, not lower-cased here: PostgreSQL lower-cases each word as it lower-cases the text,
+  // under the database's collation (a Turkish one makes `I` a dotless `ı`, which JavaScript would not).
+  const words = search.split(/[^A-Za-z0-9]+/).filter((word) => word !== '');
   // A shorter word has no trigram of its own: left out, what the padded ones said of it is lost
   // (`sale 17` would find every `sale` and test 73,000 links, where the whole text tests 700).
-  if (words.length === 0 || words.some((word) => word.length < 3) || (words.length === 1 && words[0] === text)) return undefined;
+  if (words.length === 0 || words.some((word) => word.length < 3) || (words.length === 1 && words[0] === search)) return undefined;
   return [...new Set(words)];
 }
 
