@@ -182,6 +182,39 @@ describe('pnpm shortlinks import', () => {
     expect(await countRows(server, 'link', `account_id = '${bob.account.id}'`)).toBe(2);
   });
 
+  test('a file that breaks midway: the batches before it stay, and the message says so with their counts', {
+    timeout: 120_000,
+  }, async () => {
+    const carol = await createAccount(server, { plan: 'unlimited' });
+    const file = path.join(dir, 'breaks-midway.csv');
+    const good = Array.from({ length: 700 }, (_, i) => `midway-${i},https://example.com/m${i},M ${i}`);
+    await writeFile(
+      file,
+      ['slug,destination_url,title', ...good, 'midway-bad,"https://example.com/unclosed,Bad', ...good.slice(0, 5)].join('\n'),
+    );
+    const result = await runCli(['import', '--account', carol.account.id, '--format', 'shortlinks-csv', file], env);
+    expect(result.code, result.stderr).toBe(2);
+    // One batch of 500 was applied before the file broke; the 200 rows read after it were not.
+    expect(result.stderr).toMatch(/MALFORMED_FILE/);
+    expect(result.stderr).toMatch(/Before it, in batches that stay imported: 500 created, 0 updated, 0 unchanged, 0 refused\./);
+    expect(result.stderr).toMatch(/run the import again/);
+    expect(await countRows(server, 'link', `account_id = '${carol.account.id}'`)).toBe(500);
+
+    const dry = await runCli(['import', '--account', carol.account.id, '--format', 'shortlinks-csv', '--dry-run', file], env);
+    expect(dry.code).toBe(2);
+    expect(dry.stderr).toMatch(/Nothing was changed\./);
+  });
+
+  test('--on-conflict fail with no conflict imports the file', { timeout: 60_000 }, async () => {
+    const dave = await createAccount(server, { plan: 'unlimited' });
+    const file = path.join(dir, 'fail-no-conflict.csv');
+    await writeFile(file, 'slug,destination_url,title\ncf-cli-1,https://example.com/1,One\ncf-cli-2,https://example.com/2,Two\n');
+    const result = await runCli(['import', '--account', dave.account.id, '--format', 'shortlinks-csv', '--on-conflict', 'fail', file], env);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/created\s+2\b/);
+    expect(await countRows(server, 'link', `account_id = '${dave.account.id}'`)).toBe(2);
+  });
+
   test('a bad --on-conflict, a missing file or a file of no known format is a usage error (exit 2)', { timeout: 60_000 }, async () => {
     const env = { DATABASE_URL: server.databaseUrl, SHORT_DOMAIN: server.shortDomain };
     const unknown = path.join(dir, 'unknown.txt');

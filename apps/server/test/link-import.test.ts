@@ -215,18 +215,134 @@ describe('importing rows into an account', () => {
 });
 
 describe('a file that names a link twice', () => {
-  test('update: the second row applies to the link the first created, tags included', async () => {
+  test.each(['skip', 'update', 'fail'] as const)(
+    '%s: a second, different row for the same slug or external id is refused, naming the first; the first stays',
+    async (onConflict) => {
+      // Shlink, Kutt and Bitly keep a slug per domain; the import keeps none, so two links can meet.
+      const alice = await createAccount(server, { plan: 'unlimited' });
+      const [twice, other, another] = ['twice', 'other', 'another'].map((slug) => `${slug}-${onConflict}`);
+      const result = await importInto(
+        alice,
+        rowsOf(
+          { slug: twice, destination_url: 'https://a.example/promo', title: 'On a', tag_names: ['A', 'B'] },
+          { slug: twice, destination_url: 'https://b.example/promo', title: 'On b', tag_names: ['B', 'C'] },
+          { slug: other, external_id: 'crm-1', destination_url: 'https://example.com/1', title: 'One' },
+          { slug: another, external_id: 'crm-1', destination_url: 'https://example.com/2', title: 'Two' },
+        ),
+        { onConflict },
+      );
+      const first = {
+        row: 3,
+        code: 'SLUG_TAKEN',
+        field: 'slug',
+        message: `The slug "${twice}" already names the link imported from row 2, which differs`,
+      };
+      if (onConflict === 'fail') {
+        expect(result).toMatchObject({ created: 0, refused: 1, stoppedAt: first });
+        expect(await snapshot(alice)).toEqual([]);
+        return;
+      }
+      expect(result).toMatchObject({ read: 4, created: 2, updated: 0, refused: 2 });
+      expect(result.refusedRows).toEqual([
+        first,
+        {
+          row: 5,
+          code: 'EXTERNAL_ID_TAKEN',
+          field: 'external_id',
+          message: 'external_id "crm-1" already names the link imported from row 4, which differs',
+        },
+      ]);
+      const links = await snapshot(alice);
+      expect(links).toMatchObject([
+        { slug: other, destination_url: 'https://example.com/1' },
+        { slug: twice, title: 'On a', destination_url: 'https://a.example/promo', tags: ['A', 'B'] },
+      ]);
+    },
+  );
+
+  test.each([
+    ['skip', 'skipped'],
+    ['update', 'unchanged'],
+    ['fail', 'skipped'],
+  ] as const)('%s: the same link listed twice is made once, the second row counted %s', async (onConflict, counted) => {
+    const alice = await createAccount(server, { plan: 'unlimited' });
+    const slug = `listed-twice-${onConflict}`;
+    const row = { slug, destination_url: 'https://example.com/t', title: 'T', tag_names: ['X'] };
+    const result = await importInto(alice, rowsOf(row, { ...row, tag_names: ['x'] }, { slug, destination_url: row.destination_url }), {
+      onConflict,
+    });
+    expect(result).toMatchObject({ created: 1, refused: 0, [counted]: 2 });
+    expect(await snapshot(alice)).toMatchObject([{ slug, tags: ['X'] }]);
+  });
+});
+
+describe('rows without slug or external id', () => {
+  test('are matched by their destination, as POST /links/upsert matches: a second run makes no second link', async () => {
+    const alice = await createAccount(server, { plan: 'unlimited' });
+    const rows = rowsOf(
+      { destination_url: 'https://example.com/no-slug', title: 'No slug' },
+      { destination_url: 'https://example.com/also-no-slug?utm_source=x' },
+    );
+    expect(await importInto(alice, rows)).toMatchObject({ created: 2, refused: 0 });
+    const before = await snapshot(alice);
+    expect(await importInto(alice, rows)).toMatchObject({ created: 0, skipped: 2, refused: 0 });
+    expect(await importInto(alice, rows, { onConflict: 'update' })).toMatchObject({ created: 0, unchanged: 2, refused: 0 });
+    expect(await snapshot(alice)).toEqual(before);
+    // update applies a new title to the link with that destination; fail stops there.
+    const retitled = rowsOf({ destination_url: 'https://example.com/no-slug', title: 'Retitled' });
+    expect(await importInto(alice, retitled, { onConflict: 'update' })).toMatchObject({ updated: 1 });
+    expect((await snapshot(alice)).map((link) => (link as { title: string }).title).sort()).toEqual([
+      'Retitled',
+      'example.com/also-no-slug?utm_source=x',
+    ]);
+    const failed = await importInto(alice, retitled, { onConflict: 'fail' });
+    expect(failed.stoppedAt).toMatchObject({ row: 2, code: 'LINK_EXISTS', field: 'destination_url' });
+  });
+});
+
+describe('fail without a conflict', () => {
+  test('imports every row, as skip would', async () => {
     const alice = await createAccount(server, { plan: 'unlimited' });
     const result = await importInto(
       alice,
       rowsOf(
-        { slug: 'twice', destination_url: 'https://example.com/1', title: 'First', tag_names: ['A', 'B'] },
-        { slug: 'twice', destination_url: 'https://example.com/2', title: 'Second', tag_names: ['B', 'C'] },
+        { slug: 'cf-1', destination_url: 'https://example.com/1', title: 'One', tag_names: ['T'] },
+        { slug: 'cf-2', destination_url: 'https://example.com/2', title: 'Two' },
       ),
-      { onConflict: 'update' },
+      { onConflict: 'fail' },
     );
-    expect(result).toMatchObject({ created: 1, updated: 1, refused: 0 });
-    const [link] = await snapshot(alice);
-    expect(link).toMatchObject({ slug: 'twice', title: 'Second', destination_url: 'https://example.com/2', tags: ['B', 'C'] });
+    expect(result).toMatchObject({ read: 2, created: 2, refused: 0 });
+    expect(result.stoppedAt).toBeUndefined();
+    expect((await snapshot(alice)).map((link) => link.slug)).toEqual(['cf-1', 'cf-2']);
+    // Running servers heard of them: the redirect works at once.
+    const visit = await fetch(`${server.origin}/cf-1`, { redirect: 'manual' });
+    expect(visit.headers.get('location')).toBe('https://example.com/1');
+  });
+});
+
+describe('update and the fallback URL', () => {
+  test("a row with an expiry and no fallback keeps the link's fallback, as a PATCH with expires_at alone does", async () => {
+    const alice = await createAccount(server, { plan: 'unlimited' });
+    const soon = Date.now() + 86_400_000;
+    await importInto(
+      alice,
+      rowsOf({
+        slug: 'keeps-fallback',
+        destination_url: 'https://example.com/x',
+        expires_at: soon,
+        expiration_url: 'https://example.com/after',
+      }),
+    );
+    const later = soon + 86_400_000;
+    const result = await importInto(
+      alice,
+      rowsOf({ slug: 'keeps-fallback', destination_url: 'https://example.com/x', expires_at: later }),
+      {
+        onConflict: 'update',
+      },
+    );
+    expect(result).toMatchObject({ updated: 1 });
+    const link = (await alice.call('GET', '/links')).body.links[0];
+    expect(link).toMatchObject({ expires_at: later, expiration_url: 'https://example.com/after' });
   });
 });

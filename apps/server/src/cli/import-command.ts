@@ -38,17 +38,40 @@ export async function importCommand(services: Services, flags: ImportFlags, file
   }
   if (!(await services.accounts.get(flags.account))) throw new UsageError(`No account ${flags.account}.`);
 
+  // What the import had applied when the file stopped being readable, if it had started.
+  const progress: { applied?: ImportCounts } = {};
   try {
-    return await importFile(services, flags.account, path, flags, mode);
+    return await importFile(services, flags.account, path, flags, mode, progress);
   } catch (error) {
-    // A file that cannot be read (or stops being readable midway): batches before it stay
-    // imported, and running the import again once the file is fixed is safe (it is idempotent).
-    if (error instanceof ImportFileError) throw new UsageError(`${path}: ${error.code} ${error.message}`);
+    if (error instanceof ImportFileError)
+      throw new UsageError(`${path}: ${error.code} ${error.message}${afterMidwayFailure(progress.applied, flags, mode)}`);
     throw error;
   }
 }
 
-async function importFile(services: Services, accountId: string, path: string, flags: ImportFlags, mode: ConflictMode): Promise<number> {
+/**
+ * What a file that breaks midway left behind: the batches before it stay imported (a dry run and a
+ * `fail` import are undone whole), and running the import again once the file is fixed is safe (it
+ * is idempotent), so say both, with the counts, rather than leave the reader to guess.
+ */
+function afterMidwayFailure(applied: ImportCounts | undefined, flags: ImportFlags, mode: ConflictMode): string {
+  if (applied === undefined || applied.read === 0) return '';
+  if (flags['dry-run'] || mode === 'fail') return '\nNothing was changed.';
+  return (
+    `\nBefore it, in batches that stay imported: ${applied.created} created, ${applied.updated} updated, ` +
+    `${applied.skipped + applied.unchanged} unchanged, ${applied.refused} refused. The rows read after those were not imported; ` +
+    'fix the file and run the import again (rows already imported are not imported twice).'
+  );
+}
+
+async function importFile(
+  services: Services,
+  accountId: string,
+  path: string,
+  flags: ImportFlags,
+  mode: ConflictMode,
+  progress: { applied?: ImportCounts },
+): Promise<number> {
   const { format, rows } = await readImportFile(path, flags.format as ImportFormat | undefined);
   const dryRun = flags['dry-run'] ?? false;
   const started = Date.now();
@@ -64,6 +87,7 @@ async function importFile(services: Services, accountId: string, path: string, f
       else console.log(`row ${refusal.row}: ${refusal.code} ${refusal.message}`);
     },
     onProgress: (counts) => {
+      progress.applied = counts;
       const now = Date.now();
       if (now - lastProgress < PROGRESS_EVERY_MS) return;
       lastProgress = now;

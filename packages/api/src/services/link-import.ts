@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { TagSummary } from '@shortlinks/contract';
 import { LINK_CHANGES_CHANNEL, type Orm } from '@shortlinks/db';
 import { sql } from 'kysely';
@@ -66,6 +67,17 @@ type ExistingLink = LinkRow & { tags: TagSummary[] };
 /** Thrown to undo a dry run, or a `fail` import that met a conflict. */
 class Undo extends Error {}
 
+/** One import's state across its batches. */
+interface ImportRun {
+  mode: ConflictMode;
+  counts: ImportCounts;
+  refuse: (refusal: RowRefusal) => void;
+  /** Under `fail`: the conflict that stopped it. */
+  stoppedAt: RowRefusal | undefined;
+  /** The links this run created or updated, by id, with the row that did: a later row naming one by slug or external id is checked against it. */
+  imported: Map<string, number>;
+}
+
 /**
  * `pnpm shortlinks import`: applies the rows of an import file to an account under the API's
  * rules for creating a link (docs/import-export.md). Rows go in batches, one transaction each
@@ -97,22 +109,27 @@ export class LinkImportService {
       counts.refused++;
       options.onRefused?.(refusal);
     };
-    const run = { mode, counts, refuse, stoppedAt: undefined as RowRefusal | undefined };
+    const run: ImportRun = { mode, counts, refuse, stoppedAt: undefined, imported: new Map() };
 
     if (dryRun || mode === 'fail') {
+      let committed: string[] = [];
       try {
-        await inTransaction(this.#orm, async (db) => {
+        committed = await inTransaction(this.#orm, async (db) => {
+          const changed: string[] = [];
           for await (const batch of inBatches(rows, batchSize)) {
             counts.read += batch.length;
-            await this.#apply(db, accountId, await this.#prepare(batch), run);
+            changed.push(...(await this.#apply(db, accountId, await this.#prepare(batch), run)));
             options.onProgress?.({ ...counts });
             if (run.stoppedAt) break;
           }
-          throw new Undo();
+          // A dry run never keeps what it did; a `fail` import only when it met no conflict.
+          if (dryRun || run.stoppedAt) throw new Undo();
+          return changed;
         });
       } catch (error) {
         if (!(error instanceof Undo)) throw error;
       }
+      for (const slug of committed) this.#changed(slug);
     } else {
       for await (const batch of inBatches(rows, batchSize)) {
         counts.read += batch.length;
@@ -122,7 +139,9 @@ export class LinkImportService {
         options.onProgress?.({ ...counts });
       }
     }
-    const result: ImportResult = { ...counts, dryRun };
+    // Stopped by a conflict, the `fail` import was undone: it created and updated nothing.
+    const written = run.stoppedAt ? { created: 0, updated: 0, unchanged: 0, skipped: 0 } : {};
+    const result: ImportResult = { ...counts, ...written, dryRun };
     if (run.stoppedAt) result.stoppedAt = run.stoppedAt;
     return result;
   }
@@ -146,16 +165,11 @@ export class LinkImportService {
   }
 
   /** Applies one batch in `db`'s transaction; returns the slugs whose redirect changed. */
-  async #apply(
-    db: Db,
-    accountId: string,
-    batch: PreparedRow[],
-    run: { mode: ConflictMode; counts: ImportCounts; refuse: (refusal: RowRefusal) => void; stoppedAt: RowRefusal | undefined },
-  ): Promise<string[]> {
+  async #apply(db: Db, accountId: string, batch: PreparedRow[], run: ImportRun): Promise<string[]> {
     const account = await lockAccount(db, accountId);
     const { link_limit } = effectiveLimits(account);
     let liveLinks = link_limit === null ? 0 : await countLiveLinks(db, accountId);
-    const { bySlug, byExternalId } = await this.#existing(db, accountId, batch);
+    const { bySlug, byExternalId, byDestination } = await this.#existing(db, accountId, batch);
     // Tags found or created in this transaction, by name ignoring case; locked by resolveTags until it ends.
     const knownTags = new Map<string, TagSummary>();
     // The new links' tags, written in one statement at the end of the batch: a round trip less per link.
@@ -178,10 +192,26 @@ export class LinkImportService {
       }
       const { row, link } = prepared;
       try {
-        const existing = this.#conflict(link, bySlug, byExternalId);
+        const existing = this.#conflict(link, bySlug, byExternalId, byDestination);
+        const earlierRow = existing && named(link) ? run.imported.get(existing.id) : undefined;
+        if (existing && earlierRow !== undefined) {
+          // Two rows of the file name one link by its slug or external id. The same link listed
+          // twice is nothing new; two different ones cannot both be kept (other tools keep a slug
+          // per domain, which an import leaves out), so the later is refused, not quietly dropped.
+          if (changesOf(existing, link).same) {
+            run.counts[run.mode === 'update' ? 'unchanged' : 'skipped']++;
+            continue;
+          }
+          const taken = conflictRefusal(row, existing.slug === link.slug ? 'SLUG_TAKEN' : 'EXTERNAL_ID_TAKEN', link, earlierRow);
+          run.refuse(taken);
+          if (run.mode === 'fail') {
+            run.stoppedAt = taken;
+            return changed;
+          }
+          continue;
+        }
         if (existing && run.mode === 'fail') {
-          const taken =
-            existing.slug === link.slug ? conflictRefusal(row, 'SLUG_TAKEN', link) : conflictRefusal(row, 'EXTERNAL_ID_TAKEN', link);
+          const taken = conflictRefusal(row, conflictCode(existing, link), link);
           run.refuse(taken);
           run.stoppedAt = taken;
           return changed;
@@ -201,6 +231,9 @@ export class LinkImportService {
           if (existing.external_id !== null) byExternalId.delete(existing.external_id);
           if (updated.external_id !== null) byExternalId.set(updated.external_id, updated);
           bySlug.set(updated.slug, updated);
+          if (byDestination.get(existing.destination_url)?.id === existing.id) byDestination.delete(existing.destination_url);
+          if (!byDestination.has(updated.destination_url)) byDestination.set(updated.destination_url, updated);
+          run.imported.set(updated.id, row);
           run.counts.updated++;
           changed.push(updated.slug);
           continue;
@@ -213,6 +246,8 @@ export class LinkImportService {
         liveLinks++;
         bySlug.set(created.slug, created);
         if (created.external_id !== null) byExternalId.set(created.external_id, created);
+        if (!byDestination.has(created.destination_url)) byDestination.set(created.destination_url, created);
+        run.imported.set(created.id, row);
         run.counts.created++;
         changed.push(created.slug);
       } catch (error) {
@@ -224,18 +259,26 @@ export class LinkImportService {
     return changed;
   }
 
-  /** The live links of the account that the batch's slugs or external ids name, locked. */
+  /**
+   * The live links of the account that the batch's rows name, locked: by slug or external id, and
+   * for a row with neither, by its final destination (the oldest such link), as POST /links/upsert
+   * matches, so that running such a row again finds the link it made instead of making another.
+   */
   async #existing(db: Db, accountId: string, batch: PreparedRow[]) {
     const slugs = new Set<string>();
     const externalIds = new Set<string>();
+    const destinations = new Set<string>();
     for (const prepared of batch) {
       if ('refusal' in prepared) continue;
-      if (prepared.link.slug !== undefined) slugs.add(prepared.link.slug);
-      if (prepared.link.external_id !== undefined) externalIds.add(prepared.link.external_id);
+      const { link } = prepared;
+      if (link.slug !== undefined) slugs.add(link.slug);
+      if (link.external_id !== undefined) externalIds.add(link.external_id);
+      if (!named(link)) destinations.add(link.destination_url);
     }
     const bySlug = new Map<string, ExistingLink>();
     const byExternalId = new Map<string, ExistingLink>();
-    if (slugs.size === 0 && externalIds.size === 0) return { bySlug, byExternalId };
+    const byDestination = new Map<string, ExistingLink>();
+    if (slugs.size === 0 && externalIds.size === 0 && destinations.size === 0) return { bySlug, byExternalId, byDestination };
     const rows = await db
       .selectFrom('link')
       .select(LINK_COLUMNS)
@@ -246,23 +289,44 @@ export class LinkImportService {
         eb.or([
           ...(slugs.size > 0 ? [eb('link.slug', 'in', [...slugs])] : []),
           ...(externalIds.size > 0 ? [eb('link.external_id', 'in', [...externalIds])] : []),
+          // md5 of the URL is what link_account_destination_idx holds (URLs may be long).
+          ...(destinations.size > 0
+            ? [
+                eb.and([
+                  eb(eb.fn('md5', ['link.destination_url']), 'in', [...destinations].map(md5)),
+                  eb('link.destination_url', 'in', [...destinations]),
+                ]),
+              ]
+            : []),
         ]),
       )
+      .orderBy('link.created_at')
+      .orderBy('link.id')
       .forUpdate()
       .execute();
     for (const row of rows) {
       const existing = { ...row, tags: sortedTags(row.tags) };
-      bySlug.set(existing.slug, existing);
-      if (existing.external_id !== null) byExternalId.set(existing.external_id, existing);
+      if (slugs.has(existing.slug)) bySlug.set(existing.slug, existing);
+      if (existing.external_id !== null && externalIds.has(existing.external_id)) byExternalId.set(existing.external_id, existing);
+      if (destinations.has(existing.destination_url) && !byDestination.has(existing.destination_url)) {
+        byDestination.set(existing.destination_url, existing);
+      }
     }
-    return { bySlug, byExternalId };
+    return { bySlug, byExternalId, byDestination };
   }
 
   /**
-   * The live link of the account the row names, by slug or by external id. When they name two
-   * different links the row can be neither: its external id belongs to another link.
+   * The live link of the account the row names, by slug or by external id (by its destination when
+   * it has neither). When slug and external id name two different links the row can be neither:
+   * its external id belongs to another link.
    */
-  #conflict(link: CheckedLink, bySlug: Map<string, ExistingLink>, byExternalId: Map<string, ExistingLink>): ExistingLink | undefined {
+  #conflict(
+    link: CheckedLink,
+    bySlug: Map<string, ExistingLink>,
+    byExternalId: Map<string, ExistingLink>,
+    byDestination: Map<string, ExistingLink>,
+  ): ExistingLink | undefined {
+    if (!named(link)) return byDestination.get(link.destination_url);
     const atSlug = link.slug === undefined ? undefined : bySlug.get(link.slug);
     const withExternalId = link.external_id === undefined ? undefined : byExternalId.get(link.external_id);
     if (atSlug && withExternalId && atSlug.id !== withExternalId.id) {
@@ -302,29 +366,7 @@ export class LinkImportService {
 
   /** Applies the row's fields to the link (those it does not carry stay); undefined when nothing would change. */
   async #update(db: Db, account: AccountRow, existing: ExistingLink, link: PreparedLinkOf, knownTags: Map<string, TagSummary>) {
-    const next = {
-      title: link.title ?? existing.title,
-      destination_url: link.destination_url,
-      external_id: link.external_id ?? existing.external_id,
-      comments: link.comments === undefined ? existing.comments : link.comments,
-      expires_at: link.expires_at === undefined ? existing.expires_at : link.expires_at,
-      expiration_url:
-        link.expires_at === undefined && link.expiration_url === undefined ? existing.expiration_url : (link.expiration_url ?? null),
-    };
-    const sameTags =
-      link.tag_names === undefined ||
-      sameNames(
-        link.tag_names,
-        existing.tags.map((tag) => tag.name),
-      );
-    const same =
-      sameTags &&
-      next.title === existing.title &&
-      next.destination_url === existing.destination_url &&
-      next.external_id === existing.external_id &&
-      next.comments === existing.comments &&
-      next.expires_at?.getTime() === existing.expires_at?.getTime() &&
-      next.expiration_url === existing.expiration_url;
+    const { next, sameTags, same } = changesOf(existing, link);
     if (same) return undefined;
 
     const tags = sameTags ? existing.tags : await tagsNamed(db, account, link.tag_names ?? [], knownTags);
@@ -337,6 +379,46 @@ export class LinkImportService {
       .executeTakeFirstOrThrow();
     return { ...(updated as unknown as LinkRow), tags };
   }
+}
+
+/**
+ * What the row makes of the link, as a PATCH would: the fields it carries replace the link's,
+ * those it does not (an empty cell, a `null`, a column the format lacks) stay, a new expiry keeps
+ * the fallback URL unless the row brings one; and whether anything changes at all.
+ */
+function changesOf(existing: ExistingLink, link: PreparedLinkOf) {
+  const next = {
+    title: link.title ?? existing.title,
+    destination_url: link.destination_url,
+    external_id: link.external_id ?? existing.external_id,
+    comments: link.comments === undefined ? existing.comments : link.comments,
+    expires_at: link.expires_at === undefined ? existing.expires_at : link.expires_at,
+    expiration_url: link.expiration_url ?? existing.expiration_url,
+  };
+  const sameTags =
+    link.tag_names === undefined ||
+    sameNames(
+      link.tag_names,
+      existing.tags.map((tag) => tag.name),
+    );
+  const same =
+    sameTags &&
+    next.title === existing.title &&
+    next.destination_url === existing.destination_url &&
+    next.external_id === existing.external_id &&
+    next.comments === existing.comments &&
+    next.expires_at?.getTime() === existing.expires_at?.getTime() &&
+    next.expiration_url === existing.expiration_url;
+  return { next, sameTags, same };
+}
+
+/** Whether the row names its link by slug or external id (a row with neither is matched by destination). */
+function named(link: CheckedLink): boolean {
+  return link.slug !== undefined || link.external_id !== undefined;
+}
+
+function md5(text: string): string {
+  return createHash('md5').update(text).digest('hex');
 }
 
 type PreparedLinkOf = Extract<PreparedRow, { link: unknown }>['link'];
@@ -385,10 +467,30 @@ async function announce(db: Db, slugs: readonly string[]): Promise<void> {
   await sql`select pg_notify(${LINK_CHANGES_CHANNEL}, slug) from unnest(${[...new Set(slugs)]}::text[]) as slug`.execute(db);
 }
 
-function conflictRefusal(row: number, code: 'SLUG_TAKEN' | 'EXTERNAL_ID_TAKEN', link: CheckedLink): RowRefusal {
-  return code === 'SLUG_TAKEN'
-    ? { row, code, message: `The slug "${link.slug}" already names a live link of this account`, field: 'slug' }
-    : { row, code, message: `external_id "${link.external_id}" already names a live link of this account`, field: 'external_id' };
+/** Which of the row's names the existing link holds: its slug, its external id, or (a row with neither) its destination. */
+function conflictCode(existing: ExistingLink, link: CheckedLink): ConflictCode {
+  if (!named(link)) return 'LINK_EXISTS';
+  return existing.slug === link.slug ? 'SLUG_TAKEN' : 'EXTERNAL_ID_TAKEN';
+}
+
+type ConflictCode = 'SLUG_TAKEN' | 'EXTERNAL_ID_TAKEN' | 'LINK_EXISTS';
+
+/** A conflict with a link of the account; `earlierRow` when a row of this run made or changed that link. */
+function conflictRefusal(row: number, code: ConflictCode, link: CheckedLink, earlierRow?: number): RowRefusal {
+  const holder = earlierRow === undefined ? 'a live link of this account' : `the link imported from row ${earlierRow}, which differs`;
+  switch (code) {
+    case 'SLUG_TAKEN':
+      return { row, code, message: `The slug "${link.slug}" already names ${holder}`, field: 'slug' };
+    case 'EXTERNAL_ID_TAKEN':
+      return { row, code, message: `external_id "${link.external_id}" already names ${holder}`, field: 'external_id' };
+    case 'LINK_EXISTS':
+      return {
+        row,
+        code,
+        message: `A live link of this account already goes to ${link.destination_url} (a row without slug or external_id is matched by its destination)`,
+        field: 'destination_url',
+      };
+  }
 }
 
 function refusalOf(row: number, error: unknown): RowRefusal {
