@@ -29,7 +29,7 @@ async function snapshot(account: TestAccount) {
               coalesce((select array_agg(t.name order by t.name) from link_tag lt join tag t on t.id = lt.tag_id where lt.link_id = l.id), '{}') as tags
        from link l where l.account_id = '${account.account.id}' and l.deleted_at is null order by l.slug`,
     );
-  return rows as { slug: string }[];
+  return rows as { slug: string; title: string }[];
 }
 
 const CREATED = Date.UTC(2024, 0, 15, 9, 30, 0, 123);
@@ -291,10 +291,7 @@ describe('rows without slug or external id', () => {
     // update applies a new title to the link with that destination; fail stops there.
     const retitled = rowsOf({ destination_url: 'https://example.com/no-slug', title: 'Retitled' });
     expect(await importInto(alice, retitled, { onConflict: 'update' })).toMatchObject({ updated: 1 });
-    expect((await snapshot(alice)).map((link) => (link as { title: string }).title).sort()).toEqual([
-      'Retitled',
-      'example.com/also-no-slug?utm_source=x',
-    ]);
+    expect((await snapshot(alice)).map((link) => link.title).sort()).toEqual(['Retitled', 'example.com/also-no-slug?utm_source=x']);
     const failed = await importInto(alice, retitled, { onConflict: 'fail' });
     expect(failed.stoppedAt).toMatchObject({ row: 2, code: 'LINK_EXISTS', field: 'destination_url' });
   });
