@@ -111,3 +111,11 @@ export function bitlyColumnName(header: string): string {
 }
 
 export const BITLY_DESTINATION_COLUMNS: readonly string[] = BITLY_COLUMNS.destination;
+
+/**
+ * Bitly's column names that Shlink's importer CSV never has (it reads `Long URL`, `Short code`,
+ * `Domain`, `Title`, `Tags`): a header with one of them is Bitly's, whatever else it holds.
+ */
+export const BITLY_ONLY_COLUMNS: readonly string[] = Object.values(BITLY_COLUMNS)
+  .flat()
+  .filter((name) => !['long url', 'title', 'tags'].includes(name));

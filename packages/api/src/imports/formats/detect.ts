@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import { parser } from 'stream-json';
 import type { ImportFormat } from '../import-row.ts';
-import { BITLY_DESTINATION_COLUMNS, bitlyColumnName } from './bitly.ts';
+import { BITLY_DESTINATION_COLUMNS, BITLY_ONLY_COLUMNS, bitlyColumnName } from './bitly.ts';
 import { withoutBom } from './text.ts';
 
 /** How many of a file's first bytes detection reads. */
@@ -83,10 +83,16 @@ function csvFormat(text: string): ImportFormat | undefined {
   if (has('slug') && has('destination_url')) return 'shortlinks-csv';
   if (has('createdat') && has('longurl') && has('shorturl')) return 'shlink-csv';
   if (header[0] === 'source' && header[1] === 'target') return 'yourls-csv';
+  // Shlink's importer CSV (`Long URL,Short code,Domain,Title,Tags`) and Bitly's share `Long URL`,
+  // `Title` and `Tags`: a column only one of them has decides, Shlink's `Short code` first, then any
+  // of Bitly's own (`Bitlink`, `Custom Link`, `Short URL`, `Created`, …), then Shlink's `Domain`.
   const shlinkNames = header.map((name) => name.replaceAll(' ', ''));
   const shlinkHas = (name: string) => shlinkNames.includes(name);
-  if (shlinkHas('longurl') && (shlinkHas('shortcode') || shlinkHas('shorturl') || shlinkHas('domain'))) return 'shlink-import-csv';
-  if (header.map(bitlyColumnName).some((name) => BITLY_DESTINATION_COLUMNS.includes(name))) return 'bitly-csv';
+  const bitlyNames = header.map(bitlyColumnName);
+  if (shlinkHas('longurl') && shlinkHas('shortcode')) return 'shlink-import-csv';
+  if (bitlyNames.some((name) => BITLY_ONLY_COLUMNS.includes(name))) return 'bitly-csv';
+  if (shlinkHas('longurl') && shlinkHas('domain')) return 'shlink-import-csv';
+  if (bitlyNames.some((name) => BITLY_DESTINATION_COLUMNS.includes(name))) return 'bitly-csv';
   if (shlinkHas('longurl')) return 'shlink-import-csv';
   return undefined;
 }
