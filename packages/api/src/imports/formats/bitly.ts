@@ -3,7 +3,7 @@ import { csvRecords } from './csv-records.ts';
 import { jsonItems } from './json-items.ts';
 import { jsonLines } from './json-lines.ts';
 import { rowsOfCsv, rowsOfJsonItems, rowsOfJsonLines } from './rows.ts';
-import { type TextSource, textChunks } from './text.ts';
+import { readAhead, type TextSource, textChunks } from './text.ts';
 import { cell, invalid, jsonText, jsonTextList, refuse, required, slugOfShortUrl, splitTags, timestamp } from './values.ts';
 
 /**
@@ -38,26 +38,13 @@ function bitlink(item: Record<string, unknown>) {
  * is read line by line, so a bad first line is reported as that row rather than hiding the rest.
  */
 async function bitlinksOnePerLine(chunks: AsyncGenerator<string>): Promise<{ lineByLine: boolean; chunks: AsyncGenerator<string> }> {
-  const seen: string[] = [];
+  const ahead = await readAhead(chunks, (text) => /\S[^\n]*\n/.test(text) || text.length > 1_048_576);
+  const start = ahead.head.search(/\S/);
+  const end = start < 0 ? -1 : ahead.head.indexOf('\n', start);
   let firstLine: string | undefined;
-  let text = '';
-  for await (const chunk of chunks) {
-    seen.push(chunk);
-    text += chunk;
-    const start = text.search(/\S/);
-    const end = start < 0 ? -1 : text.indexOf('\n', start);
-    if (end >= 0) {
-      firstLine = text.slice(start, end).trim();
-      break;
-    }
-    if (text.length > 1_048_576) break;
-  }
-  firstLine ??= text.length > 1_048_576 ? undefined : text.trim();
-  async function* replay() {
-    yield* seen;
-    yield* chunks;
-  }
-  return { lineByLine: firstLine !== undefined && !isPageStart(firstLine), chunks: replay() };
+  if (end >= 0) firstLine = ahead.head.slice(start, end).trim();
+  else if (ahead.head.length <= 1_048_576) firstLine = ahead.head.trim();
+  return { lineByLine: firstLine !== undefined && !isPageStart(firstLine), chunks: ahead.chunks };
 }
 
 function isPageStart(line: string): boolean {

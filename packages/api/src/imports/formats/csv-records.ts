@@ -2,7 +2,7 @@ import { pipeline, Readable } from 'node:stream';
 import { type CsvError, parse } from 'csv-parse';
 import type { RowProblem } from '../import-row.ts';
 import { ImportFileError } from './errors.ts';
-import { type TextSource, textChunks } from './text.ts';
+import { readAhead, type TextSource, textChunks } from './text.ts';
 
 /** One CSV record after the header: its cells by (normalized) column name, and the line it starts on. */
 export type CsvRow = { line: number; cells: Record<string, string> } | { line: number; problem: RowProblem };
@@ -81,24 +81,10 @@ async function pickDelimiter(
   chunks: AsyncGenerator<string>,
   delimiters: readonly string[],
 ): Promise<{ delimiter: string; chunks: AsyncIterable<string> }> {
-  const seen: string[] = [];
-  let firstLine: string | undefined;
-  if (delimiters.length > 1) {
-    for await (const chunk of chunks) {
-      seen.push(chunk);
-      const text = seen.join('');
-      const end = text.search(/[\r\n]/);
-      if (end >= 0 || text.length > 65_536) {
-        firstLine = end >= 0 ? text.slice(0, end) : text;
-        break;
-      }
-    }
-    firstLine ??= seen.join('');
-  }
-  const delimiter = (firstLine !== undefined && delimiters.find((candidate) => firstLine.includes(candidate))) || delimiters[0] || ',';
-  async function* replay() {
-    yield* seen;
-    yield* chunks;
-  }
-  return { delimiter, chunks: replay() };
+  if (delimiters.length <= 1) return { delimiter: delimiters[0] ?? ',', chunks };
+  const ahead = await readAhead(chunks, (text) => /[\r\n]/.test(text) || text.length > 65_536);
+  const end = ahead.head.search(/[\r\n]/);
+  const firstLine = end >= 0 ? ahead.head.slice(0, end) : ahead.head;
+  const delimiter = delimiters.find((candidate) => firstLine.includes(candidate)) ?? delimiters[0] ?? ',';
+  return { delimiter, chunks: ahead.chunks };
 }

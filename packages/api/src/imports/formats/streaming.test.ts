@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -116,4 +116,37 @@ describe('import formats: a 100,000-link file streams with flat memory', () => {
     expect({ count, problems }).toEqual({ count: ROWS, problems: 0 });
     expect(heapGrowth).toBeLessThan(FLAT_HEAP_BYTES);
   }, 120_000);
+});
+
+/** Readers that look at a file's first line before reading it must still read past the first 64 KiB chunk. */
+describe('import formats: a file longer than one read from disk is read to its end', () => {
+  const LINKS = 5_000;
+  const numbered = (line: (index: number) => string) => Array.from({ length: LINKS }, (_, index) => line(index)).join('\n');
+
+  it.each([
+    [
+      'Bitly bitlinks one a line',
+      'bitlinks.jsonl',
+      numbered((index) => JSON.stringify({ link: `https://bit.ly/a${index}`, long_url: destination(index) })),
+      'bitly-json',
+    ],
+    [
+      'Shlink’s importer CSV',
+      'shlink-import.csv',
+      `Long URL,Short code,Domain,Title,Tags\n${numbered((index) => `${destination(index)},a${index},,Title ${index},news|mail`)}`,
+      'shlink-import-csv',
+    ],
+  ] as const)('%s', async (_case, name, text, format) => {
+    expect(text.length).toBeGreaterThan(4 * 65_536);
+    const path = join(directory, name);
+    await writeFile(path, text);
+    const { format: detected, rows } = await readImportFile(path);
+    expect(detected).toBe(format);
+    let count = 0;
+    for await (const row of rows) {
+      expect(row).toMatchObject({ link: { slug: `a${count}` } });
+      count += 1;
+    }
+    expect(count).toBe(LINKS);
+  });
 });
