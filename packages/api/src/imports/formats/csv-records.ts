@@ -10,8 +10,16 @@ export type CsvRow = { line: number; cells: Record<string, string> } | { line: n
 export interface CsvReading {
   /** How a header cell is named in `cells`, e.g. lower case without spaces for Shlink's importer. */
   columnName: (header: string) => string;
-  /** Field separators the file may use, picked from its first line (default: comma only). */
-  delimiters?: readonly string[];
+}
+
+/**
+ * The field separator of a CSV file, from its header line: `;` when the line has one and no `,`
+ * (a spreadsheet whose list separator is `;`, as Excel's is in most of Europe, saves CSV so; and
+ * Shlink's importer is told either), else `,`. Detection and every reader decide with this, so a
+ * file is read the way it was recognized.
+ */
+export function headerDelimiter(firstLine: string): ',' | ';' {
+  return !firstLine.includes(',') && firstLine.includes(';') ? ';' : ',';
 }
 
 const LINE_BREAK = /\r\n|\r|\n/g;
@@ -24,7 +32,7 @@ const LINE_BREAK = /\r\n|\r|\n/g;
  * reported, fewer cells leave the rest empty.
  */
 export async function* csvRecords(source: TextSource, reading: CsvReading): AsyncGenerator<CsvRow> {
-  const { delimiter, chunks } = await pickDelimiter(textChunks(source), reading.delimiters ?? [',']);
+  const { delimiter, chunks } = await pickDelimiter(textChunks(source));
   // Bad quoting is skipped by csv-parse (rather than thrown, which would drop the records it had
   // already parsed) and noted with how many records came before it: reading stops there.
   let failure: { error: CsvError; after: number } | undefined;
@@ -76,15 +84,9 @@ export async function* csvRecords(source: TextSource, reading: CsvReading): Asyn
   }
 }
 
-/** Shlink's importer is told the separator; here the header line says it (`;` when it has no `,`). */
-async function pickDelimiter(
-  chunks: AsyncGenerator<string>,
-  delimiters: readonly string[],
-): Promise<{ delimiter: string; chunks: AsyncIterable<string> }> {
-  if (delimiters.length <= 1) return { delimiter: delimiters[0] ?? ',', chunks };
+/** The separator the header line says, and every chunk again (those read to find it included). */
+async function pickDelimiter(chunks: AsyncGenerator<string>): Promise<{ delimiter: string; chunks: AsyncIterable<string> }> {
   const ahead = await readAhead(chunks, (text) => /[\r\n]/.test(text) || text.length > 65_536);
   const end = ahead.head.search(/[\r\n]/);
-  const firstLine = end >= 0 ? ahead.head.slice(0, end) : ahead.head;
-  const delimiter = delimiters.find((candidate) => firstLine.includes(candidate)) ?? delimiters[0] ?? ',';
-  return { delimiter, chunks: ahead.chunks };
+  return { delimiter: headerDelimiter(end >= 0 ? ahead.head.slice(0, end) : ahead.head), chunks: ahead.chunks };
 }

@@ -3,6 +3,7 @@ import { parse } from 'csv-parse/sync';
 import { parser } from 'stream-json';
 import type { ImportFormat } from '../import-row.ts';
 import { BITLY_DESTINATION_COLUMNS, BITLY_ONLY_COLUMNS, bitlyColumnName } from './bitly.ts';
+import { headerDelimiter } from './csv-records.ts';
 import { withoutBom } from './text.ts';
 
 /** How many of a file's first bytes detection reads. */
@@ -70,7 +71,7 @@ async function topLevelKeys(head: string): Promise<Map<string, Held>> {
 function csvFormat(text: string): ImportFormat | undefined {
   const firstLine = text.split(/\r\n|\r|\n/, 1)[0] ?? '';
   if (firstLine === '') return undefined;
-  const delimiter = !firstLine.includes(',') && firstLine.includes(';') ? ';' : ',';
+  const delimiter = headerDelimiter(firstLine);
   let header: string[];
   try {
     header = ((parse(firstLine, { delimiter, relax_quotes: true, relax_column_count: true }) as string[][])[0] ?? []).map((name) =>

@@ -1,4 +1,7 @@
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { readBitlyJson, readImportFile } from './index.ts';
 import { at, collect, samplePath } from './test-support.ts';
@@ -214,5 +217,27 @@ describe('import formats: each tool’s own file', () => {
       { row: 3, link: { slug: '1', destination_url: 'https://example.com/?a=1,2' } },
       { row: 4, link: { slug: 'q', destination_url: 'https://example.com/say?"hi"' } },
     ]);
+  });
+
+  /** The file as a spreadsheet with a `;` list separator (Excel in most of Europe) saves it again. */
+  function resavedWithSemicolons(csv: string): string {
+    const quoted = (value: string) => (/[;"\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value);
+    return (parse(csv, { relax_column_count: true }) as string[][]).map((record) => `${record.map(quoted).join(';')}\r\n`).join('');
+  }
+
+  it.each([
+    'shortlinks-export.csv',
+    'shlink-web-client.csv',
+    'shlink-web-client-six-columns.csv',
+    'shlink-importer.csv',
+    'bitly-links.csv',
+    'yourls-export.csv',
+  ])('%s re-saved with ; between fields reads the same links', async (sample) => {
+    const original = await readImportFile(samplePath(sample));
+    const path = join(await mkdtemp(join(tmpdir(), 'import-semicolons-')), sample);
+    await writeFile(path, resavedWithSemicolons(await readFile(samplePath(sample), 'utf8')));
+    const resaved = await readImportFile(path);
+    expect(resaved.format).toBe(original.format);
+    expect(await collect(resaved.rows)).toEqual(await collect(original.rows));
   });
 });

@@ -28,7 +28,7 @@ export function readShlinkCsv(source: TextSource): AsyncGenerator<ImportRow> {
  * short code taken from `Short URL`'s path when there is no `Short code` column.
  */
 export function readShlinkImportCsv(source: TextSource): AsyncGenerator<ImportRow> {
-  const records = csvRecords(source, { columnName: (name) => name.toLowerCase().replaceAll(' ', ''), delimiters: [',', ';'] });
+  const records = csvRecords(source, { columnName: (name) => name.toLowerCase().replaceAll(' ', '') });
   return rowsOfCsv(records, (cells) => ({
     slug: 'shortcode' in cells ? cell(cells.shortcode?.trim()) : slugOfShortUrl(cell(cells.shorturl), 'Short URL'),
     destination_url: required(cell(cells.longurl), 'Long URL'),
