@@ -1,5 +1,6 @@
 import type { ImportRow } from '../import-row.ts';
 import { csvRecords } from './csv-records.ts';
+import { foreignTitle } from './foreign-title.ts';
 import { jsonItems } from './json-items.ts';
 import { jsonLines } from './json-lines.ts';
 import { rowsOfCsv, rowsOfJsonItems, rowsOfJsonLines } from './rows.ts';
@@ -25,7 +26,7 @@ function bitlink(item: Record<string, unknown>) {
         ? slugOfShortUrl(custom, 'custom_bitlinks')
         : slugOfShortUrl(jsonText(item, 'link') ?? jsonText(item, 'id'), 'link'),
     destination_url: required(jsonText(item, 'long_url'), 'long_url'),
-    title: jsonText(item, 'title'),
+    title: foreignTitle(jsonText(item, 'title')),
     tag_names: jsonTextList(item, 'tags'),
     created_at: timestamp(jsonText(item, 'created_at'), 'created_at'),
     expires_at: timestamp(jsonText(item, 'expiration_at'), 'expiration_at'),
@@ -86,7 +87,7 @@ export function readBitlyCsv(source: TextSource): AsyncGenerator<ImportRow> {
     return {
       slug: custom !== undefined ? slugOfShortUrl(custom, 'custom link') : slugOfShortUrl(value('bitlink'), 'bitlink'),
       destination_url: required(destination, 'long url'),
-      title: value('title'),
+      title: foreignTitle(value('title')),
       tag_names: splitTags(value('tags')),
       created_at: timestamp(value('created'), 'created'),
     };

@@ -52,7 +52,7 @@ describe('import formats: each tool’s own file', () => {
     ]);
   });
 
-  it('Shlink web client CSV: shortCode is the slug, tags split on |, times with their offset, doubled quotes and a quoted line break', async () => {
+  it('Shlink web client CSV: shortCode is the slug, tags split on |, times with their offset, doubled quotes, a title’s line break made a space', async () => {
     const { format, rows } = await readImportFile(samplePath('shlink-web-client.csv'));
     expect(format).toBe('shlink-csv');
     expect(await collect(rows)).toEqual([
@@ -72,7 +72,7 @@ describe('import formats: each tool’s own file', () => {
         link: {
           slug: 'notes',
           destination_url: 'https://example.com/notes',
-          title: 'Two\nlines',
+          title: 'Two lines',
           tag_names: ['docs'],
           created_at: at('2024-03-07T18:45:30Z'),
         },

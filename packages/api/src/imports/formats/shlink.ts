@@ -1,5 +1,6 @@
 import type { ImportRow } from '../import-row.ts';
 import { csvRecords } from './csv-records.ts';
+import { foreignTitle } from './foreign-title.ts';
 import { rowsOfCsv } from './rows.ts';
 import type { TextSource } from './text.ts';
 import { cell, required, slugOfShortUrl, splitTags, timestamp } from './values.ts';
@@ -16,7 +17,7 @@ export function readShlinkCsv(source: TextSource): AsyncGenerator<ImportRow> {
   return rowsOfCsv(records, (cells) => ({
     slug: cell(cells.shortcode) ?? slugOfShortUrl(cell(cells.shorturl), 'shortUrl'),
     destination_url: required(cell(cells.longurl), 'longUrl'),
-    title: cell(cells.title),
+    title: foreignTitle(cell(cells.title)),
     tag_names: splitTags(cells.tags),
     created_at: timestamp(cell(cells.createdat), 'createdAt'),
   }));
@@ -32,7 +33,7 @@ export function readShlinkImportCsv(source: TextSource): AsyncGenerator<ImportRo
   return rowsOfCsv(records, (cells) => ({
     slug: 'shortcode' in cells ? cell(cells.shortcode?.trim()) : slugOfShortUrl(cell(cells.shorturl), 'Short URL'),
     destination_url: required(cell(cells.longurl), 'Long URL'),
-    title: cell(cells.title?.trim()),
+    title: foreignTitle(cell(cells.title)),
     tag_names: splitTags(cells.tags),
   }));
 }

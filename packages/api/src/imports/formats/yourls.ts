@@ -1,5 +1,6 @@
 import type { ImportRow } from '../import-row.ts';
 import { csvRecords } from './csv-records.ts';
+import { foreignTitle } from './foreign-title.ts';
 import { jsonItems } from './json-items.ts';
 import { rowsOfCsv, rowsOfJsonItems } from './rows.ts';
 import type { TextSource } from './text.ts';
@@ -14,7 +15,7 @@ export function readYourlsJson(source: TextSource): AsyncGenerator<ImportRow> {
   return rowsOfJsonItems(jsonItems(source, /^links\.[^.]+$/), (item) => ({
     slug: slugOfShortUrl(jsonText(item, 'shorturl'), 'shorturl'),
     destination_url: required(jsonText(item, 'url'), 'url'),
-    title: jsonText(item, 'title'),
+    title: foreignTitle(jsonText(item, 'title')),
     created_at: timestamp(jsonText(item, 'timestamp'), 'timestamp'),
   }));
 }
