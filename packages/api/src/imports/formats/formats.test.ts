@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { readBitlyJson, readImportFile } from './index.ts';
+import { readBitlyJson, readImportFile, readYourlsJson } from './index.ts';
 import { at, collect, samplePath } from './test-support.ts';
 
 /** Each tool's sample file: detected as that tool's format, every row mapped exactly, row numbers as a person finds them. */
@@ -206,6 +206,14 @@ describe('import formats: each tool’s own file', () => {
         },
       },
       { row: 2, link: { slug: '1', destination_url: 'https://yourls.org/docs?x=1&y=2', created_at: at('2024-03-06T00:00:00Z') } },
+    ]);
+  });
+
+  it('YOURLS installed in a subdirectory: the keyword is the short URL’s last path segment, not the directory with it', async () => {
+    const stats =
+      '{"links":{"link_1":{"shorturl":"https:\\/\\/example.com\\/yourls\\/ozh","url":"https:\\/\\/ozh.org\\/","title":"","timestamp":"2024-03-05 14:22:10","ip":"127.0.0.1","clicks":"25"}},"stats":{"total_links":1,"total_clicks":25},"message":"success"}';
+    expect(await collect(readYourlsJson(stats))).toEqual([
+      { row: 1, link: { slug: 'ozh', destination_url: 'https://ozh.org/', created_at: at('2024-03-05T14:22:10Z') } },
     ]);
   });
 
