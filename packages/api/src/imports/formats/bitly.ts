@@ -88,10 +88,18 @@ export function readBitlyCsv(source: TextSource): AsyncGenerator<ImportRow> {
       slug: custom !== undefined ? slugOfShortUrl(custom, 'custom link') : slugOfShortUrl(value('bitlink'), 'bitlink'),
       destination_url: required(destination, 'long url'),
       title: foreignTitle(value('title')),
-      tag_names: splitTags(value('tags')),
+      tag_names: bitlyTags(value('tags')),
       created_at: timestamp(value('created'), 'created'),
     };
   });
+}
+
+/**
+ * Bitly's CSV tag separator could not be checked: `,` when the cell holds one (as a hand-made file
+ * or a spreadsheet would list them), else `|`.
+ */
+function bitlyTags(value: string | undefined): string[] | undefined {
+  return splitTags(value, value?.includes(',') ? ',' : '|');
 }
 
 export function bitlyColumnName(header: string): string {

@@ -18,7 +18,9 @@ export function readShlinkCsv(source: TextSource): AsyncGenerator<ImportRow> {
     slug: cell(cells.shortcode) ?? slugOfShortUrl(cell(cells.shorturl), 'shortUrl'),
     destination_url: required(cell(cells.longurl), 'longUrl'),
     title: foreignTitle(cell(cells.title)),
-    tag_names: splitTags(cells.tags),
+    // The eight-column export joins tags with `|`; the six-column one joined them with `,`
+    // (shlink-web-client's ExportShortUrlsBtn, `shortUrl.tags.join(',')`).
+    tag_names: splitTags(cells.tags, 'shortcode' in cells ? '|' : ','),
     created_at: timestamp(cell(cells.createdat), 'createdAt'),
   }));
 }
@@ -34,6 +36,7 @@ export function readShlinkImportCsv(source: TextSource): AsyncGenerator<ImportRo
     slug: 'shortcode' in cells ? cell(cells.shortcode?.trim()) : slugOfShortUrl(cell(cells.shorturl), 'Short URL'),
     destination_url: required(cell(cells.longurl), 'Long URL'),
     title: foreignTitle(cell(cells.title)),
-    tag_names: splitTags(cells.tags),
+    // CsvImporter splits on `|` only (its TAG_SEPARATOR): a `,` belongs to the tag's name.
+    tag_names: splitTags(cells.tags, '|'),
   }));
 }
