@@ -25,6 +25,16 @@ export function headerDelimiter(firstLine: string): ',' | ';' {
 const LINE_BREAK = /\r\n|\r|\n/g;
 
 /**
+ * The longest record read, in bytes, so that a stray quote (which makes csv-parse take the rest of
+ * the file as one cell) stops the file once past it, not after holding the whole file. The longest
+ * row a legal link makes is our own export's: three URLs and comments of 2,048 characters each, a
+ * title of 200, ten tags of 50 (up to 100 when escaped), an external id of 255 and short fields,
+ * under 10,000 characters, at most 4 bytes each in UTF-8: under 40 KB. 256 KiB is six times that,
+ * so no real row reaches it (another tool's longer URL is still read, and refused as a row).
+ */
+export const MAX_RECORD_BYTES = 256 * 1024;
+
+/**
  * The records of an RFC 4180 file (header first), streamed. A record's line is where it starts, the
  * header being line 1: counted here from the line breaks inside its cells and the empty lines
  * skipped, because csv-parse counts a quoted CRLF twice. Quoting that cannot be read stops the file
@@ -34,8 +44,15 @@ const LINE_BREAK = /\r\n|\r|\n/g;
 export async function* csvRecords(source: TextSource, reading: CsvReading): AsyncGenerator<CsvRow> {
   const { delimiter, chunks } = await pickDelimiter(textChunks(source));
   // Bad quoting is skipped by csv-parse (rather than thrown, which would drop the records it had
-  // already parsed) and noted with how many records came before it: reading stops there.
+  // already parsed) and noted with how many records came before it: reading stops there, and no
+  // more of the file is fed to the parser.
   let failure: { error: CsvError; after: number } | undefined;
+  async function* untilFailure() {
+    for await (const chunk of chunks) {
+      if (failure !== undefined) return;
+      yield chunk;
+    }
+  }
   const parser = parse({
     delimiter,
     bom: true,
@@ -44,13 +61,17 @@ export async function* csvRecords(source: TextSource, reading: CsvReading): Asyn
     relax_column_count: true,
     relax_quotes: true,
     skip_records_with_error: true,
+    max_record_size: MAX_RECORD_BYTES,
     on_skip: (error) => {
       if (error !== undefined) failure ??= { error, after: parser.info.records };
       return undefined;
     },
   });
   // pipeline, not pipe: a read error of the file reaches the loop instead of leaving it waiting.
-  const records = pipeline(Readable.from(chunks), parser, () => {}) as AsyncIterable<{ record: string[]; info: { empty_lines: number } }>;
+  const records = pipeline(Readable.from(untilFailure()), parser, () => {}) as AsyncIterable<{
+    record: string[];
+    info: { empty_lines: number };
+  }>;
   let header: string[] | undefined;
   let linesBefore = 0;
   let emptyLines = 0;
@@ -80,7 +101,11 @@ export async function* csvRecords(source: TextSource, reading: CsvReading): Asyn
   }
   if (failure !== undefined) {
     const line = 1 + linesBefore + emptyLines;
-    throw new ImportFileError('MALFORMED_FILE', `the CSV cannot be read from line ${line} on: ${failure.error.message}`, line);
+    const why =
+      failure.error.code === 'CSV_MAX_RECORD_SIZE'
+        ? `its record runs past ${MAX_RECORD_BYTES / 1024} KiB, which no link's row does: most likely an unclosed quote`
+        : failure.error.message;
+    throw new ImportFileError('MALFORMED_FILE', `the CSV cannot be read from line ${line} on: ${why}`, line);
   }
 }
 

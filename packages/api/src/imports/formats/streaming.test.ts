@@ -7,7 +7,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImportFormat } from '../import-row.ts';
-import { readImportFile } from './index.ts';
+import { readImportFile, readShortlinksCsv } from './index.ts';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -149,4 +149,27 @@ describe('import formats: a file longer than one read from disk is read to its e
     }
     expect(count).toBe(LINKS);
   });
+});
+
+describe('import formats: a stray quote stops the file without reading the rest of it', () => {
+  it('our CSV export with an unclosed quote on line 3 of 64 MB: MALFORMED_FILE at line 3, after reading under 4 MB', async () => {
+    const header = 'id,slug,short_url,destination_url,title,tags,external_id,comments,expires_at,expiration_url,click_count,created_at\r\n';
+    const row = (index: number) => `lnk_${index},slug-${index},,${destination(index)},Title ${index},,,,,,0,\r\n`;
+    const rows = Array.from({ length: 500 }, (_, index) => row(index)).join('');
+    let pulled = 0;
+    async function* file() {
+      yield `${header}${row(0)}lnk_x,x,,https://example.com/x,"Sale,,,,,,0,\r\n`;
+      while (pulled < 64_000_000) {
+        pulled += rows.length;
+        yield rows;
+      }
+    }
+    const read: unknown[] = [];
+    const error = await (async () => {
+      for await (const one of readShortlinksCsv(file())) read.push(one);
+    })().catch((caught: unknown) => caught);
+    expect(read).toHaveLength(1);
+    expect(error).toMatchObject({ code: 'MALFORMED_FILE', line: 3, message: expect.stringContaining('unclosed quote') });
+    expect(pulled).toBeLessThan(4_000_000);
+  }, 60_000);
 });
