@@ -34,6 +34,29 @@ describe('import formats: detection', () => {
     expect(await detectImportFormat(head)).toBe(format);
   });
 
+  it('a Kutt list saved with sorted keys (`jq -S .`), `data` before `total`, past the first 64 KiB: the first link’s address and target tell it', async () => {
+    const link = (index: number) => ({
+      address: `a${index}`,
+      banned: false,
+      created_at: '2024-03-05T14:22:10.000Z',
+      description: null,
+      domain: null,
+      expire_in: null,
+      id: `5f0a4c3e-7d1b-4b6e-9a51-${String(index).padStart(12, '0')}`,
+      link: `https://kutt.it/a${index}`,
+      password: false,
+      target: `https://example.com/articles/${index}`,
+      updated_at: '2024-03-05T14:22:10.000Z',
+      visit_count: index,
+    });
+    const links = Array.from({ length: 500 }, (_, index) => link(index));
+    const text = `${JSON.stringify({ data: links, limit: 500, skip: 0, total: 500 }, null, 2)}\n`;
+    expect(text.indexOf('"limit"')).toBeGreaterThan(65_536);
+    const { format, rows } = await readImportFile(await fileWith('kutt-sorted.json', text));
+    expect(format).toBe('kutt-json');
+    expect(await collect(rows)).toHaveLength(500);
+  });
+
   it('a text in a key’s value does not fool it: a Kutt description mentioning "links":[', async () => {
     expect(await detectImportFormat('{"total":1,"limit":10,"skip":0,"data":[{"description":"\\"links\\":["}]}')).toBe('kutt-json');
   });
