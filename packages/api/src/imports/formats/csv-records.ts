@@ -32,7 +32,7 @@ const LINE_BREAK = /\r\n|\r|\n/g;
  * under 10,000 characters, at most 4 bytes each in UTF-8: under 40 KB. 256 KiB is six times that,
  * so no real row reaches it (another tool's longer URL is still read, and refused as a row).
  */
-export const MAX_RECORD_BYTES = 256 * 1024;
+const MAX_RECORD_BYTES = 256 * 1024;
 
 /**
  * The records of an RFC 4180 file (header first), streamed. A record's line is where it starts, the
