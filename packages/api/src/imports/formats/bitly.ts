@@ -1,9 +1,10 @@
 import type { ImportRow } from '../import-row.ts';
 import { csvRecords } from './csv-records.ts';
+import { foreignTitle } from './foreign-title.ts';
 import { jsonItems } from './json-items.ts';
 import { jsonLines } from './json-lines.ts';
 import { rowsOfCsv, rowsOfJsonItems, rowsOfJsonLines } from './rows.ts';
-import { type TextSource, textChunks } from './text.ts';
+import { readAhead, type TextSource, textChunks } from './text.ts';
 import { cell, invalid, jsonText, jsonTextList, refuse, required, slugOfShortUrl, splitTags, timestamp } from './values.ts';
 
 /**
@@ -25,7 +26,7 @@ function bitlink(item: Record<string, unknown>) {
         ? slugOfShortUrl(custom, 'custom_bitlinks')
         : slugOfShortUrl(jsonText(item, 'link') ?? jsonText(item, 'id'), 'link'),
     destination_url: required(jsonText(item, 'long_url'), 'long_url'),
-    title: jsonText(item, 'title'),
+    title: foreignTitle(jsonText(item, 'title')),
     tag_names: jsonTextList(item, 'tags'),
     created_at: timestamp(jsonText(item, 'created_at'), 'created_at'),
     expires_at: timestamp(jsonText(item, 'expiration_at'), 'expiration_at'),
@@ -38,26 +39,13 @@ function bitlink(item: Record<string, unknown>) {
  * is read line by line, so a bad first line is reported as that row rather than hiding the rest.
  */
 async function bitlinksOnePerLine(chunks: AsyncGenerator<string>): Promise<{ lineByLine: boolean; chunks: AsyncGenerator<string> }> {
-  const seen: string[] = [];
+  const ahead = await readAhead(chunks, (text) => /\S[^\n]*\n/.test(text) || text.length > 1_048_576);
+  const start = ahead.head.search(/\S/);
+  const end = start < 0 ? -1 : ahead.head.indexOf('\n', start);
   let firstLine: string | undefined;
-  let text = '';
-  for await (const chunk of chunks) {
-    seen.push(chunk);
-    text += chunk;
-    const start = text.search(/\S/);
-    const end = start < 0 ? -1 : text.indexOf('\n', start);
-    if (end >= 0) {
-      firstLine = text.slice(start, end).trim();
-      break;
-    }
-    if (text.length > 1_048_576) break;
-  }
-  firstLine ??= text.length > 1_048_576 ? undefined : text.trim();
-  async function* replay() {
-    yield* seen;
-    yield* chunks;
-  }
-  return { lineByLine: firstLine !== undefined && !isPageStart(firstLine), chunks: replay() };
+  if (end >= 0) firstLine = ahead.head.slice(start, end).trim();
+  else if (ahead.head.length <= 1_048_576) firstLine = ahead.head.trim();
+  return { lineByLine: firstLine !== undefined && !isPageStart(firstLine), chunks: ahead.chunks };
 }
 
 function isPageStart(line: string): boolean {
@@ -99,11 +87,19 @@ export function readBitlyCsv(source: TextSource): AsyncGenerator<ImportRow> {
     return {
       slug: custom !== undefined ? slugOfShortUrl(custom, 'custom link') : slugOfShortUrl(value('bitlink'), 'bitlink'),
       destination_url: required(destination, 'long url'),
-      title: value('title'),
-      tag_names: splitTags(value('tags')),
+      title: foreignTitle(value('title')),
+      tag_names: bitlyTags(value('tags')),
       created_at: timestamp(value('created'), 'created'),
     };
   });
+}
+
+/**
+ * Bitly's CSV tag separator could not be checked: `,` when the cell holds one (as a hand-made file
+ * or a spreadsheet would list them), else `|`.
+ */
+function bitlyTags(value: string | undefined): string[] | undefined {
+  return splitTags(value, value?.includes(',') ? ',' : '|');
 }
 
 export function bitlyColumnName(header: string): string {
@@ -111,3 +107,11 @@ export function bitlyColumnName(header: string): string {
 }
 
 export const BITLY_DESTINATION_COLUMNS: readonly string[] = BITLY_COLUMNS.destination;
+
+/**
+ * Bitly's column names that Shlink's importer CSV never has (it reads `Long URL`, `Short code`,
+ * `Domain`, `Title`, `Tags`): a header with one of them is Bitly's, whatever else it holds.
+ */
+export const BITLY_ONLY_COLUMNS: readonly string[] = Object.values(BITLY_COLUMNS)
+  .flat()
+  .filter((name) => !['long url', 'title', 'tags'].includes(name));

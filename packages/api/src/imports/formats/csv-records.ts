@@ -2,7 +2,7 @@ import { pipeline, Readable } from 'node:stream';
 import { type CsvError, parse } from 'csv-parse';
 import type { RowProblem } from '../import-row.ts';
 import { ImportFileError } from './errors.ts';
-import { type TextSource, textChunks } from './text.ts';
+import { readAhead, type TextSource, textChunks } from './text.ts';
 
 /** One CSV record after the header: its cells by (normalized) column name, and the line it starts on. */
 export type CsvRow = { line: number; cells: Record<string, string> } | { line: number; problem: RowProblem };
@@ -10,11 +10,29 @@ export type CsvRow = { line: number; cells: Record<string, string> } | { line: n
 export interface CsvReading {
   /** How a header cell is named in `cells`, e.g. lower case without spaces for Shlink's importer. */
   columnName: (header: string) => string;
-  /** Field separators the file may use, picked from its first line (default: comma only). */
-  delimiters?: readonly string[];
+}
+
+/**
+ * The field separator of a CSV file, from its header line: `;` when the line has one and no `,`
+ * (a spreadsheet whose list separator is `;`, as Excel's is in most of Europe, saves CSV so; and
+ * Shlink's importer is told either), else `,`. Detection and every reader decide with this, so a
+ * file is read the way it was recognized.
+ */
+export function headerDelimiter(firstLine: string): ',' | ';' {
+  return !firstLine.includes(',') && firstLine.includes(';') ? ';' : ',';
 }
 
 const LINE_BREAK = /\r\n|\r|\n/g;
+
+/**
+ * The longest record read, in bytes, so that a stray quote (which makes csv-parse take the rest of
+ * the file as one cell) stops the file once past it, not after holding the whole file. The longest
+ * row a legal link makes is our own export's: three URLs and comments of 2,048 characters each, a
+ * title of 200, ten tags of 50 (up to 100 when escaped), an external id of 255 and short fields,
+ * under 10,000 characters, at most 4 bytes each in UTF-8: under 40 KB. 256 KiB is six times that,
+ * so no real row reaches it (another tool's longer URL is still read, and refused as a row).
+ */
+const MAX_RECORD_BYTES = 256 * 1024;
 
 /**
  * The records of an RFC 4180 file (header first), streamed. A record's line is where it starts, the
@@ -24,10 +42,17 @@ const LINE_BREAK = /\r\n|\r|\n/g;
  * reported, fewer cells leave the rest empty.
  */
 export async function* csvRecords(source: TextSource, reading: CsvReading): AsyncGenerator<CsvRow> {
-  const { delimiter, chunks } = await pickDelimiter(textChunks(source), reading.delimiters ?? [',']);
+  const { delimiter, chunks } = await pickDelimiter(textChunks(source));
   // Bad quoting is skipped by csv-parse (rather than thrown, which would drop the records it had
-  // already parsed) and noted with how many records came before it: reading stops there.
+  // already parsed) and noted with how many records came before it: reading stops there, and no
+  // more of the file is fed to the parser.
   let failure: { error: CsvError; after: number } | undefined;
+  async function* untilFailure() {
+    for await (const chunk of chunks) {
+      if (failure !== undefined) return;
+      yield chunk;
+    }
+  }
   const parser = parse({
     delimiter,
     bom: true,
@@ -36,13 +61,17 @@ export async function* csvRecords(source: TextSource, reading: CsvReading): Asyn
     relax_column_count: true,
     relax_quotes: true,
     skip_records_with_error: true,
+    max_record_size: MAX_RECORD_BYTES,
     on_skip: (error) => {
       if (error !== undefined) failure ??= { error, after: parser.info.records };
       return undefined;
     },
   });
   // pipeline, not pipe: a read error of the file reaches the loop instead of leaving it waiting.
-  const records = pipeline(Readable.from(chunks), parser, () => {}) as AsyncIterable<{ record: string[]; info: { empty_lines: number } }>;
+  const records = pipeline(Readable.from(untilFailure()), parser, () => {}) as AsyncIterable<{
+    record: string[];
+    info: { empty_lines: number };
+  }>;
   let header: string[] | undefined;
   let linesBefore = 0;
   let emptyLines = 0;
@@ -72,33 +101,17 @@ export async function* csvRecords(source: TextSource, reading: CsvReading): Asyn
   }
   if (failure !== undefined) {
     const line = 1 + linesBefore + emptyLines;
-    throw new ImportFileError('MALFORMED_FILE', `the CSV cannot be read from line ${line} on: ${failure.error.message}`, line);
+    const why =
+      failure.error.code === 'CSV_MAX_RECORD_SIZE'
+        ? `its record runs past ${MAX_RECORD_BYTES / 1024} KiB, which no link's row does: most likely an unclosed quote`
+        : failure.error.message;
+    throw new ImportFileError('MALFORMED_FILE', `the CSV cannot be read from line ${line} on: ${why}`, line);
   }
 }
 
-/** Shlink's importer is told the separator; here the header line says it (`;` when it has no `,`). */
-async function pickDelimiter(
-  chunks: AsyncGenerator<string>,
-  delimiters: readonly string[],
-): Promise<{ delimiter: string; chunks: AsyncIterable<string> }> {
-  const seen: string[] = [];
-  let firstLine: string | undefined;
-  if (delimiters.length > 1) {
-    for await (const chunk of chunks) {
-      seen.push(chunk);
-      const text = seen.join('');
-      const end = text.search(/[\r\n]/);
-      if (end >= 0 || text.length > 65_536) {
-        firstLine = end >= 0 ? text.slice(0, end) : text;
-        break;
-      }
-    }
-    firstLine ??= seen.join('');
-  }
-  const delimiter = (firstLine !== undefined && delimiters.find((candidate) => firstLine.includes(candidate))) || delimiters[0] || ',';
-  async function* replay() {
-    yield* seen;
-    yield* chunks;
-  }
-  return { delimiter, chunks: replay() };
+/** The separator the header line says, and every chunk again (those read to find it included). */
+async function pickDelimiter(chunks: AsyncGenerator<string>): Promise<{ delimiter: string; chunks: AsyncIterable<string> }> {
+  const ahead = await readAhead(chunks, (text) => /[\r\n]/.test(text) || text.length > 65_536);
+  const end = ahead.head.search(/[\r\n]/);
+  return { delimiter: headerDelimiter(end >= 0 ? ahead.head.slice(0, end) : ahead.head), chunks: ahead.chunks };
 }

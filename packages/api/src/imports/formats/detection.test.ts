@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { IMPORT_FORMATS } from '../import-row.ts';
 import { detectImportFormat, ImportFileError, readImportFile } from './index.ts';
-import { collect } from './test-support.ts';
+import { at, collect } from './test-support.ts';
 
 async function fileWith(name: string, text: string | Buffer): Promise<string> {
   const path = join(await mkdtemp(join(tmpdir(), 'import-formats-')), name);
@@ -18,6 +18,10 @@ describe('import formats: detection', () => {
     ['Shlink’s importer CSV with ; between fields', 'longURL;tags;domain;short code;Title\n', 'shlink-import-csv'],
     ['Shlink’s importer CSV with only a long URL', 'longURL,tags\n', 'shlink-import-csv'],
     ['a Bitly CSV with a destination URL column', 'Destination URL,Bitlink\n', 'bitly-csv'],
+    ['Shlink’s importer CSV as its docs write it', 'Long URL,Short code,Domain,Title,Tags\n', 'shlink-import-csv'],
+    ['Shlink’s importer CSV without short codes (Shlink makes them)', 'Long URL,Domain,Title,Tags\n', 'shlink-import-csv'],
+    ['a Bitly CSV with a Short URL and a custom link', 'Title,Long URL,Short URL,Custom Link,Created,Tags\n', 'bitly-csv'],
+    ['a Bitly CSV with a Domain column', 'Title,Long URL,Bitlink,Domain,Created\n', 'bitly-csv'],
     ['a Bitly API page pretty-printed (jq .)', '{\n  "links": [\n    {\n      "long_url": "https://example.com"', 'bitly-json'],
     ['a Kutt list whose head ends mid-item', '{"total":1,"limit":10,"skip":0,"data":[{"id":"5f0a', 'kutt-json'],
     ['a YOURLS stats answer', '{"links":{"link_1":{"shorturl":"http:\\/\\/sho.rt\\/a"', 'yourls-json'],
@@ -28,6 +32,29 @@ describe('import formats: detection', () => {
     ],
   ])('%s', async (_case, head, format) => {
     expect(await detectImportFormat(head)).toBe(format);
+  });
+
+  it('a Kutt list saved with sorted keys (`jq -S .`), `data` before `total`, past the first 64 KiB: the first link’s address and target tell it', async () => {
+    const link = (index: number) => ({
+      address: `a${index}`,
+      banned: false,
+      created_at: '2024-03-05T14:22:10.000Z',
+      description: null,
+      domain: null,
+      expire_in: null,
+      id: `5f0a4c3e-7d1b-4b6e-9a51-${String(index).padStart(12, '0')}`,
+      link: `https://kutt.it/a${index}`,
+      password: false,
+      target: `https://example.com/articles/${index}`,
+      updated_at: '2024-03-05T14:22:10.000Z',
+      visit_count: index,
+    });
+    const links = Array.from({ length: 500 }, (_, index) => link(index));
+    const text = `${JSON.stringify({ data: links, limit: 500, skip: 0, total: 500 }, null, 2)}\n`;
+    expect(text.indexOf('"limit"')).toBeGreaterThan(65_536);
+    const { format, rows } = await readImportFile(await fileWith('kutt-sorted.json', text));
+    expect(format).toBe('kutt-json');
+    expect(await collect(rows)).toHaveLength(500);
   });
 
   it('a text in a key’s value does not fool it: a Kutt description mentioning "links":[', async () => {
@@ -66,13 +93,40 @@ describe('import formats: detection', () => {
     await expect(readImportFile(path)).rejects.toMatchObject({ code: 'MALFORMED_FILE', message: expect.stringContaining('not UTF-8') });
   });
 
-  it('a forced format wins over detection: "Long URL,Title" reads as Shlink’s importer when named', async () => {
-    const path = await fileWith('links.csv', 'Long URL,Title,Short URL\nhttps://example.com,Home,https://s.test/home\n');
+  it('a forced format wins over detection: a Bitly CSV read as Shlink’s importer when named', async () => {
+    const path = await fileWith('links.csv', 'Long URL,Title,Created\nhttps://example.com,Home,2024-03-05 14:22:10\n');
     const detected = await readImportFile(path);
-    expect(detected.format).toBe('shlink-import-csv');
-    const forced = await readImportFile(path, 'bitly-csv');
-    expect(forced.format).toBe('bitly-csv');
-    expect(await collect(forced.rows)).toEqual([{ row: 2, link: { slug: 'home', destination_url: 'https://example.com', title: 'Home' } }]);
+    expect(detected.format).toBe('bitly-csv');
+    expect(await collect(detected.rows)).toEqual([
+      { row: 2, link: { destination_url: 'https://example.com', title: 'Home', created_at: at('2024-03-05T14:22:10Z') } },
+    ]);
+    const forced = await readImportFile(path, 'shlink-import-csv');
+    expect(forced.format).toBe('shlink-import-csv');
+    expect(await collect(forced.rows)).toEqual([{ row: 2, link: { destination_url: 'https://example.com', title: 'Home' } }]);
+  });
+
+  it('a Bitly CSV with Short URL or Domain columns keeps its custom link, bitlink and creation time', async () => {
+    const withShortUrl = await fileWith(
+      'bitly-short-url.csv',
+      'Title,Long URL,Short URL,Custom Link,Created,Tags\nSale,https://example.com/sale,https://bit.ly/3xYzAbC,https://bit.ly/spring-sale,2024-03-05 14:22:10,\n',
+    );
+    const first = await readImportFile(withShortUrl);
+    expect(first.format).toBe('bitly-csv');
+    expect(await collect(first.rows)).toEqual([
+      {
+        row: 2,
+        link: { slug: 'spring-sale', destination_url: 'https://example.com/sale', title: 'Sale', created_at: at('2024-03-05T14:22:10Z') },
+      },
+    ]);
+    const withDomain = await fileWith(
+      'bitly-domain.csv',
+      'Title,Long URL,Bitlink,Domain,Created\n,https://example.com/blog,bit.ly/4QwErTy,bit.ly,2024-03-06T08:00:00+0000\n',
+    );
+    const second = await readImportFile(withDomain);
+    expect(second.format).toBe('bitly-csv');
+    expect(await collect(second.rows)).toEqual([
+      { row: 2, link: { slug: '4QwErTy', destination_url: 'https://example.com/blog', created_at: at('2024-03-06T08:00:00Z') } },
+    ]);
   });
 
   it('a byte-order mark (as spreadsheet programs write) is read past, in CSV and JSON Lines', async () => {

@@ -1,6 +1,9 @@
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { readBitlyJson, readImportFile } from './index.ts';
+import { readBitlyJson, readImportFile, readYourlsJson } from './index.ts';
 import { at, collect, samplePath } from './test-support.ts';
 
 /** Each tool's sample file: detected as that tool's format, every row mapped exactly, row numbers as a person finds them. */
@@ -49,7 +52,7 @@ describe('import formats: each tool’s own file', () => {
     ]);
   });
 
-  it('Shlink web client CSV: shortCode is the slug, tags split on |, times with their offset, doubled quotes and a quoted line break', async () => {
+  it('Shlink web client CSV: shortCode is the slug, tags split on |, times with their offset, doubled quotes, a title’s line break made a space', async () => {
     const { format, rows } = await readImportFile(samplePath('shlink-web-client.csv'));
     expect(format).toBe('shlink-csv');
     expect(await collect(rows)).toEqual([
@@ -69,7 +72,7 @@ describe('import formats: each tool’s own file', () => {
         link: {
           slug: 'notes',
           destination_url: 'https://example.com/notes',
-          title: 'Two\nlines',
+          title: 'Two lines',
           tag_names: ['docs'],
           created_at: at('2024-03-07T18:45:30Z'),
         },
@@ -206,6 +209,14 @@ describe('import formats: each tool’s own file', () => {
     ]);
   });
 
+  it('YOURLS installed in a subdirectory: the keyword is the short URL’s last path segment, not the directory with it', async () => {
+    const stats =
+      '{"links":{"link_1":{"shorturl":"https:\\/\\/example.com\\/yourls\\/ozh","url":"https:\\/\\/ozh.org\\/","title":"","timestamp":"2024-03-05 14:22:10","ip":"127.0.0.1","clicks":"25"}},"stats":{"total_links":1,"total_clicks":25},"message":"success"}';
+    expect(await collect(readYourlsJson(stats))).toEqual([
+      { row: 1, link: { slug: 'ozh', destination_url: 'https://ozh.org/', created_at: at('2024-03-05T14:22:10Z') } },
+    ]);
+  });
+
   it('YOURLS Import/Export plugin CSV: /keyword/ is the slug, quoted targets', async () => {
     const { format, rows } = await readImportFile(samplePath('yourls-export.csv'));
     expect(format).toBe('yourls-csv');
@@ -214,5 +225,27 @@ describe('import formats: each tool’s own file', () => {
       { row: 3, link: { slug: '1', destination_url: 'https://example.com/?a=1,2' } },
       { row: 4, link: { slug: 'q', destination_url: 'https://example.com/say?"hi"' } },
     ]);
+  });
+
+  /** The file as a spreadsheet with a `;` list separator (Excel in most of Europe) saves it again. */
+  function resavedWithSemicolons(csv: string): string {
+    const quoted = (value: string) => (/[;"\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value);
+    return (parse(csv, { relax_column_count: true }) as string[][]).map((record) => `${record.map(quoted).join(';')}\r\n`).join('');
+  }
+
+  it.each([
+    'shortlinks-export.csv',
+    'shlink-web-client.csv',
+    'shlink-web-client-six-columns.csv',
+    'shlink-importer.csv',
+    'bitly-links.csv',
+    'yourls-export.csv',
+  ])('%s re-saved with ; between fields reads the same links', async (sample) => {
+    const original = await readImportFile(samplePath(sample));
+    const path = join(await mkdtemp(join(tmpdir(), 'import-semicolons-')), sample);
+    await writeFile(path, resavedWithSemicolons(await readFile(samplePath(sample), 'utf8')));
+    const resaved = await readImportFile(path);
+    expect(resaved.format).toBe(original.format);
+    expect(await collect(resaved.rows)).toEqual(await collect(original.rows));
   });
 });

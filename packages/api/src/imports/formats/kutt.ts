@@ -1,4 +1,5 @@
 import type { ImportRow } from '../import-row.ts';
+import { foreignTitle } from './foreign-title.ts';
 import { jsonItems } from './json-items.ts';
 import { rowsOfJsonItems } from './rows.ts';
 import type { TextSource } from './text.ts';
@@ -27,7 +28,7 @@ export function readKuttJson(source: TextSource): AsyncGenerator<ImportRow> {
     return {
       slug: jsonText(item, 'address'),
       destination_url: required(jsonText(item, 'target'), 'target'),
-      title: jsonText(item, 'description'),
+      title: foreignTitle(jsonText(item, 'description')),
       expires_at: timestamp(jsonText(item, 'expire_in'), 'expire_in'),
       created_at: timestamp(jsonText(item, 'created_at'), 'created_at'),
     };

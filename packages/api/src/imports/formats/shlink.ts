@@ -1,5 +1,6 @@
 import type { ImportRow } from '../import-row.ts';
 import { csvRecords } from './csv-records.ts';
+import { foreignTitle } from './foreign-title.ts';
 import { rowsOfCsv } from './rows.ts';
 import type { TextSource } from './text.ts';
 import { cell, required, slugOfShortUrl, splitTags, timestamp } from './values.ts';
@@ -16,8 +17,10 @@ export function readShlinkCsv(source: TextSource): AsyncGenerator<ImportRow> {
   return rowsOfCsv(records, (cells) => ({
     slug: cell(cells.shortcode) ?? slugOfShortUrl(cell(cells.shorturl), 'shortUrl'),
     destination_url: required(cell(cells.longurl), 'longUrl'),
-    title: cell(cells.title),
-    tag_names: splitTags(cells.tags),
+    title: foreignTitle(cell(cells.title)),
+    // The eight-column export joins tags with `|`; the six-column one joined them with `,`
+    // (shlink-web-client's ExportShortUrlsBtn, `shortUrl.tags.join(',')`).
+    tag_names: splitTags(cells.tags, 'shortcode' in cells ? '|' : ','),
     created_at: timestamp(cell(cells.createdat), 'createdAt'),
   }));
 }
@@ -28,11 +31,12 @@ export function readShlinkCsv(source: TextSource): AsyncGenerator<ImportRow> {
  * short code taken from `Short URL`'s path when there is no `Short code` column.
  */
 export function readShlinkImportCsv(source: TextSource): AsyncGenerator<ImportRow> {
-  const records = csvRecords(source, { columnName: (name) => name.toLowerCase().replaceAll(' ', ''), delimiters: [',', ';'] });
+  const records = csvRecords(source, { columnName: (name) => name.toLowerCase().replaceAll(' ', '') });
   return rowsOfCsv(records, (cells) => ({
     slug: 'shortcode' in cells ? cell(cells.shortcode?.trim()) : slugOfShortUrl(cell(cells.shorturl), 'Short URL'),
     destination_url: required(cell(cells.longurl), 'Long URL'),
-    title: cell(cells.title?.trim()),
-    tag_names: splitTags(cells.tags),
+    title: foreignTitle(cell(cells.title)),
+    // CsvImporter splits on `|` only (its TAG_SEPARATOR): a `,` belongs to the tag's name.
+    tag_names: splitTags(cells.tags, '|'),
   }));
 }

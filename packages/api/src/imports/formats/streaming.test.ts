@@ -1,13 +1,13 @@
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImportFormat } from '../import-row.ts';
-import { readImportFile } from './index.ts';
+import { readImportFile, readShortlinksCsv } from './index.ts';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -116,4 +116,60 @@ describe('import formats: a 100,000-link file streams with flat memory', () => {
     expect({ count, problems }).toEqual({ count: ROWS, problems: 0 });
     expect(heapGrowth).toBeLessThan(FLAT_HEAP_BYTES);
   }, 120_000);
+});
+
+/** Readers that look at a file's first line before reading it must still read past the first 64 KiB chunk. */
+describe('import formats: a file longer than one read from disk is read to its end', () => {
+  const LINKS = 5_000;
+  const numbered = (line: (index: number) => string) => Array.from({ length: LINKS }, (_, index) => line(index)).join('\n');
+
+  it.each([
+    [
+      'Bitly bitlinks one a line',
+      'bitlinks.jsonl',
+      numbered((index) => JSON.stringify({ link: `https://bit.ly/a${index}`, long_url: destination(index) })),
+      'bitly-json',
+    ],
+    [
+      'Shlink’s importer CSV',
+      'shlink-import.csv',
+      `Long URL,Short code,Domain,Title,Tags\n${numbered((index) => `${destination(index)},a${index},,Title ${index},news|mail`)}`,
+      'shlink-import-csv',
+    ],
+  ] as const)('%s', async (_case, name, text, format) => {
+    expect(text.length).toBeGreaterThan(4 * 65_536);
+    const path = join(directory, name);
+    await writeFile(path, text);
+    const { format: detected, rows } = await readImportFile(path);
+    expect(detected).toBe(format);
+    let count = 0;
+    for await (const row of rows) {
+      expect(row).toMatchObject({ link: { slug: `a${count}` } });
+      count += 1;
+    }
+    expect(count).toBe(LINKS);
+  });
+});
+
+describe('import formats: a stray quote stops the file without reading the rest of it', () => {
+  it('our CSV export with an unclosed quote on line 3 of 64 MB: MALFORMED_FILE at line 3, after reading under 4 MB', async () => {
+    const header = 'id,slug,short_url,destination_url,title,tags,external_id,comments,expires_at,expiration_url,click_count,created_at\r\n';
+    const row = (index: number) => `lnk_${index},slug-${index},,${destination(index)},Title ${index},,,,,,0,\r\n`;
+    const rows = Array.from({ length: 500 }, (_, index) => row(index)).join('');
+    let pulled = 0;
+    async function* file() {
+      yield `${header}${row(0)}lnk_x,x,,https://example.com/x,"Sale,,,,,,0,\r\n`;
+      while (pulled < 64_000_000) {
+        pulled += rows.length;
+        yield rows;
+      }
+    }
+    const read: unknown[] = [];
+    const error = await (async () => {
+      for await (const one of readShortlinksCsv(file())) read.push(one);
+    })().catch((caught: unknown) => caught);
+    expect(read).toHaveLength(1);
+    expect(error).toMatchObject({ code: 'MALFORMED_FILE', line: 3, message: expect.stringContaining('unclosed quote') });
+    expect(pulled).toBeLessThan(4_000_000);
+  }, 60_000);
 });

@@ -28,3 +28,27 @@ export async function* textChunks(source: TextSource): AsyncGenerator<string> {
 export function withoutBom(head: string): string {
   return head.startsWith(BOM) ? head.slice(1) : head;
 }
+
+/**
+ * Reads chunks until `settled` says the text read so far is enough to decide something (e.g. the
+ * first line is whole), and gives that text with every chunk again, the ones read included.
+ */
+export async function readAhead(
+  chunks: AsyncGenerator<string>,
+  settled: (text: string) => boolean,
+): Promise<{ head: string; chunks: AsyncGenerator<string> }> {
+  const seen: string[] = [];
+  let head = '';
+  // next(), not for-await: leaving a for-await loop early closes the generator, and the rest of the
+  // file would be lost.
+  for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
+    seen.push(next.value);
+    head += next.value;
+    if (settled(head)) break;
+  }
+  async function* replay() {
+    yield* seen;
+    yield* chunks;
+  }
+  return { head, chunks: replay() };
+}

@@ -106,13 +106,9 @@ export function slugOfShortUrl(value: string | undefined, field: string): string
   }
 }
 
-/**
- * Tags as Shlink's importer splits them: on `,` when the cell holds one, otherwise on `|` (the web
- * client's export joins with `|`; its older export and hand-written files with `,`).
- */
-export function splitTags(value: string | undefined): string[] | undefined {
+/** Tag names joined with `separator` (each tool's own: see its reader), without empty ones. */
+export function splitTags(value: string | undefined, separator: string): string[] | undefined {
   if (value === undefined || value.trim() === '') return undefined;
-  const separator = value.includes(',') ? ',' : '|';
   const tags = value
     .split(separator)
     .map((tag) => tag.trim())

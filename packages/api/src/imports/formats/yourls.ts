@@ -1,5 +1,6 @@
 import type { ImportRow } from '../import-row.ts';
 import { csvRecords } from './csv-records.ts';
+import { foreignTitle } from './foreign-title.ts';
 import { jsonItems } from './json-items.ts';
 import { rowsOfCsv, rowsOfJsonItems } from './rows.ts';
 import type { TextSource } from './text.ts';
@@ -8,15 +9,27 @@ import { cell, jsonText, required, slugOfShortUrl, timestamp } from './values.ts
 /**
  * YOURLS has no export; this reads its API's `action=stats` in JSON (`yourls_get_stats`): `links`
  * is an object keyed `link_1`, `link_2`, … with `shorturl` (the full short URL: the keyword is its
- * path), `url`, `title`, `timestamp` (`Y-m-d H:i:s`, which YOURLS keeps in UTC), `ip` and `clicks`.
+ * path's last segment), `url`, `title`, `timestamp` (`Y-m-d H:i:s`, which YOURLS keeps in UTC),
+ * `ip` and `clicks`.
  */
 export function readYourlsJson(source: TextSource): AsyncGenerator<ImportRow> {
   return rowsOfJsonItems(jsonItems(source, /^links\.[^.]+$/), (item) => ({
-    slug: slugOfShortUrl(jsonText(item, 'shorturl'), 'shorturl'),
+    slug: keywordOfShortUrl(jsonText(item, 'shorturl')),
     destination_url: required(jsonText(item, 'url'), 'url'),
-    title: jsonText(item, 'title'),
+    title: foreignTitle(jsonText(item, 'title')),
     created_at: timestamp(jsonText(item, 'timestamp'), 'timestamp'),
   }));
+}
+
+/**
+ * A YOURLS installed in a subdirectory gives `https://example.com/yourls/ozh`: the keyword is the
+ * last segment, since YOURLS keywords never hold `/` (`yourls_sanitize_keyword` keeps only the
+ * short URL charset, `0-9a-z` and optionally `A-Z`). Other tools keep the whole path: Shlink's short
+ * codes may hold `/` (multi-segment slugs), where a cut would give two links one slug and the
+ * refusal is the honest answer; Bitly's back-halves hold none, so their path is one segment anyway.
+ */
+function keywordOfShortUrl(shortUrl: string | undefined): string | undefined {
+  return slugOfShortUrl(shortUrl, 'shorturl')?.split('/').at(-1);
 }
 
 /**
