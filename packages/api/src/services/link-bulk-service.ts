@@ -12,6 +12,7 @@ import type {
 } from '@shortlinks/contract';
 import { ZodError } from 'zod';
 import { AppError, fromZodError } from '../errors.ts';
+import { SharedUrlChecks, type UrlChecks } from './bulk-url-checks.ts';
 import type { LinkService } from './link-service.ts';
 
 type Failure = { ok: false; status: number; error: ErrorBody };
@@ -32,6 +33,15 @@ async function attempt<T>(work: () => Promise<T>): Promise<{ ok: true; value: T 
 
 const refused = (error: AppError): Failure => ({ ok: false, status: error.status, error: error.toBody() });
 
+/**
+ * Waits for every URL check, started together, before the first transaction. Each item's refusal
+ * is read when its turn comes (attempt); meanwhile the checks already count as heard, so one
+ * left unread when an unexpected failure ends the call is no unhandled rejection.
+ */
+async function allSettled(checks: readonly (Promise<unknown> | undefined)[]): Promise<void> {
+  await Promise.allSettled(checks);
+}
+
 const tally = <T extends { ok: boolean }>(results: T[]) => {
   const succeeded = results.filter((result) => result.ok).length;
   return { succeeded, failed: results.length - succeeded, results };
@@ -41,20 +51,29 @@ const tally = <T extends { ok: boolean }>(results: T[]) => {
  * Bulk calls (issue #14): each item is its single call (POST, PATCH or DELETE /links/{id}), done
  * in request order, in a transaction of its own, with the same limits, locks and redirect
  * announcements, so a refused item saves nothing and undoes nothing of the others.
+ *
+ * The URL checks of every item come first, together (bulk-url-checks.ts): one after the other,
+ * 100 items waiting on a slow reputation service would outlast the connection's idle timeout, and
+ * the client would never hear of the links made.
  */
 export class LinkBulkService {
   readonly #links: LinkService;
+  readonly #urls: UrlChecks;
 
-  constructor(links: LinkService) {
+  constructor(links: LinkService, urls: UrlChecks) {
     this.#links = links;
+    this.#urls = urls;
   }
 
   async create(accountId: string, { links }: BulkCreateLinksBody): Promise<BulkCreateResult> {
+    const urls = new SharedUrlChecks(this.#urls);
+    const items = links.map((item) => (item.ok ? { ok: true as const, prepared: this.#links.prepare(item.value, urls) } : item));
+    await allSettled(items.map((item) => (item.ok ? item.prepared : undefined)));
     const results: BulkCreateItem[] = [];
-    for (const [index, item] of links.entries()) {
+    for (const [index, item] of items.entries()) {
       // An item that breaks the body's rules gets the error its single call would have answered.
       const result = item.ok
-        ? await attempt(() => this.#links.create(accountId, item.value))
+        ? await attempt(async () => this.#links.createPrepared(accountId, await item.prepared))
         : refused(fromZodError(new ZodError(item.issues), item.input));
       results.push(result.ok ? { index, ok: true, status: 201, link: result.value } : { index, ...result });
     }
@@ -62,9 +81,12 @@ export class LinkBulkService {
   }
 
   async update(accountId: string, { ids, changes }: BulkUpdateLinksBody): Promise<BulkUpdateResult> {
+    // One change for every link: its URLs are checked once, and a refusal of them is every item's.
+    const prepared = this.#links.prepareChanges(changes);
+    await allSettled([prepared]);
     const results: BulkUpdateItem[] = [];
     for (const [index, id] of ids.entries()) {
-      const result = await attempt(() => this.#links.update(accountId, id, changes));
+      const result = await attempt(async () => this.#links.updatePrepared(accountId, id, await prepared));
       results.push(result.ok ? { index, ok: true, status: 200, id, link: result.value } : { index, id, ...result });
     }
     return tally(results);
