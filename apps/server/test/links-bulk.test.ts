@@ -267,6 +267,55 @@ describe('PATCH /links/bulk', () => {
   });
 });
 
+describe('one link named twice, by its lnk_ id and by ext_ + its external id', () => {
+  const twice = (index: number, earlier: number) => ({
+    code: 'VALIDATION_ERROR',
+    message: `ids[${index}] names the same link as ids[${earlier}]: name each link once`,
+    field: 'ids',
+  });
+
+  test('PATCH: 422 VALIDATION_ERROR for the request, as for the same id twice; nothing changed', async () => {
+    const account = await createAccount(server);
+    const link = await createLink(account, { external_id: 'named-twice' });
+    const other = await createLink(account);
+    const response = await account.call('PATCH', '/links/bulk', {
+      ids: [other.id, 'ext_named-twice', link.id],
+      changes: { title: 'Twice?' },
+    });
+    expect(response.status).toBe(422);
+    expect(response.body).toEqual(twice(2, 1));
+    expect((await account.call('GET', `/links/${link.id}`)).body).toEqual(link);
+    expect((await account.call('GET', `/links/${other.id}`)).body).toEqual(other);
+  });
+
+  test('DELETE, over REST and tRPC: 422 VALIDATION_ERROR for the request; nothing deleted', async () => {
+    const account = await createAccount(server);
+    const link = await createLink(account, { external_id: 'named-twice' });
+    const other = await createLink(account);
+    const response = await account.call('DELETE', `/links/bulk?ids=${link.id},${other.id},ext_named-twice`);
+    expect(response.status).toBe(422);
+    expect(response.body).toEqual(twice(2, 0));
+    const overTrpc = await trpcPost(account, 'links.bulkDelete', { ids: ['ext_named-twice', link.id] });
+    expect(overTrpc.status).toBe(422);
+    expect((overTrpc.body as { error: { data: unknown } }).error.data).toMatchObject({
+      appCode: 'VALIDATION_ERROR',
+      appMessage: twice(1, 0).message,
+      field: 'ids',
+    });
+    expect(await liveLinksOf(account)).toBe(2);
+  });
+
+  test('another account’s link, a deleted one, or none: no link, so nothing named twice', async () => {
+    const account = await createAccount(server);
+    const theirs = await createLink(await createAccount(server), { external_id: 'theirs' });
+    const gone = await createLink(account, { external_id: 'gone' });
+    await account.call('DELETE', `/links/${gone.id}`);
+    const response = await account.call('DELETE', `/links/bulk?ids=${theirs.id},ext_theirs,${gone.id},ext_gone,lnk_none`);
+    expect(response.status).toBe(422);
+    expect(response.body.results.map((result: { status: number }) => result.status)).toEqual([404, 404, 404, 404, 404]);
+  });
+});
+
 describe('DELETE /links/bulk', () => {
   test('comma-separated ids: 200, each 204, the short links stop at once', async () => {
     const account = await createAccount(server);

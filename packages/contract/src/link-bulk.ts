@@ -34,6 +34,8 @@ const linkRefList = z
   .min(1, itemCount('ids'))
   .max(LIMITS.bulkItems, itemCount('ids'))
   .superRefine((ids, ctx) => {
+    // The same link under its two names (`lnk_…` and `ext_…`) takes a database to see: the
+    // bulk service refuses it the same way (link-bulk-service.ts).
     const first = new Map<string, number>();
     ids.forEach((id, index) => {
       const earlier = first.get(id);

@@ -97,7 +97,7 @@ export function createServices({
     }),
     apiKeys,
     links,
-    linksBulk: new LinkBulkService(links, destinations),
+    linksBulk: new LinkBulkService(orm, links, destinations),
     linkExport: new LinkExportService(orm, origin),
     linkImport: new LinkImportService(orm, destinations, changed),
     tags: new TagService(orm),

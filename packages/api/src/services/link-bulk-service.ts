@@ -10,9 +10,12 @@ import type {
   BulkUpdateResult,
   ErrorBody,
 } from '@shortlinks/contract';
+import type { Orm } from '@shortlinks/db';
 import { ZodError } from 'zod';
 import { AppError, fromZodError } from '../errors.ts';
 import { SharedUrlChecks, type UrlChecks } from './bulk-url-checks.ts';
+import { plainReader } from './database.ts';
+import { liveLinkIdsByRef } from './link-reads.ts';
 import type { LinkService } from './link-service.ts';
 
 type Failure = { ok: false; status: number; error: ErrorBody };
@@ -57,10 +60,12 @@ const tally = <T extends { ok: boolean }>(results: T[]) => {
  * the client would never hear of the links made.
  */
 export class LinkBulkService {
+  readonly #orm: Orm;
   readonly #links: LinkService;
   readonly #urls: UrlChecks;
 
-  constructor(links: LinkService, urls: UrlChecks) {
+  constructor(orm: Orm, links: LinkService, urls: UrlChecks) {
+    this.#orm = orm;
     this.#links = links;
     this.#urls = urls;
   }
@@ -81,6 +86,7 @@ export class LinkBulkService {
   }
 
   async update(accountId: string, { ids, changes }: BulkUpdateLinksBody): Promise<BulkUpdateResult> {
+    await this.#refuseOneLinkNamedTwice(accountId, ids);
     // One change for every link: its URLs are checked once, and a refusal of them is every item's.
     const prepared = this.#links.prepareChanges(changes);
     await allSettled([prepared]);
@@ -93,11 +99,31 @@ export class LinkBulkService {
   }
 
   async delete(accountId: string, { ids }: BulkDeleteLinksQuery): Promise<BulkDeleteResult> {
+    await this.#refuseOneLinkNamedTwice(accountId, ids);
     const results: BulkDeleteItem[] = [];
     for (const [index, id] of ids.entries()) {
       const result = await attempt(() => this.#links.delete(accountId, id));
       results.push(result.ok ? { index, ok: true, status: 204, id } : { index, id, ...result });
     }
     return tally(results);
+  }
+
+  /**
+   * A link named twice, by its `lnk_` id and by `ext_` + its external id, refuses the whole request
+   * as the same id written twice does (the contract's check, link-bulk.ts): otherwise a deletion
+   * would answer 404 for its own second item, and an update would change the link twice.
+   */
+  async #refuseOneLinkNamedTwice(accountId: string, ids: readonly string[]): Promise<void> {
+    const linkOf = await liveLinkIdsByRef(plainReader(this.#orm), accountId, ids);
+    const firstNamedAt = new Map<string, number>();
+    for (const [index, id] of ids.entries()) {
+      const link = linkOf.get(id);
+      if (link === undefined) continue;
+      const earlier = firstNamedAt.get(link);
+      if (earlier !== undefined) {
+        throw new AppError('VALIDATION_ERROR', `ids[${index}] names the same link as ids[${earlier}]: name each link once`, 'ids');
+      }
+      firstNamedAt.set(link, index);
+    }
   }
 }
