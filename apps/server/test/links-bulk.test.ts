@@ -178,6 +178,36 @@ describe('POST /links/bulk', () => {
   });
 });
 
+describe('POST /links/bulk: an item nested deep', () => {
+  const nested = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+  /** 31 arrays inside its object: the most POST /links reads, answered by its rules (utm must be an object). */
+  const deepItem = `{"title":"Deep","destination_url":"https://example.com/deep","utm":${nested(31)}}`;
+  const bulkOf = (item: string) => `{"links":[${JSON.stringify(newBody())},${item}]}`;
+
+  test('as deep as POST /links reads: refused alone, with its single call’s error, on REST and tRPC', async () => {
+    const account = await createAccount(server);
+    const single = await account.call('POST', '/links', deepItem);
+    expect(single.body).toMatchObject({ code: 'VALIDATION_ERROR', field: 'utm' });
+
+    const rest = await account.call('POST', '/links/bulk', bulkOf(deepItem));
+    expect(rest.status).toBe(207);
+    expect(rest.body.results[1]).toEqual({ index: 1, ok: false, status: single.status, error: single.body });
+    const trpc = await trpcPost(account, 'links.bulkCreate', bulkOf(deepItem));
+    expect(trpc.status).toBe(207);
+    expect((trpc.body as { result: { data: { results: unknown[] } } }).result.data.results[1]).toEqual(rest.body.results[1]);
+    expect(await liveLinksOf(account)).toBe(2);
+  });
+
+  test('deeper than POST /links reads: the whole request is refused on body, nothing saved', async () => {
+    const account = await createAccount(server);
+    const tooDeep = `{"title":"Deep","destination_url":"https://example.com/deep","utm":${nested(32)}}`;
+    const response = await account.call('POST', '/links/bulk', bulkOf(tooDeep));
+    expect(response.status).toBe(422);
+    expect(response.body).toEqual({ code: 'VALIDATION_ERROR', message: expect.stringContaining('34 levels'), field: 'body' });
+    expect(await liveLinksOf(account)).toBe(0);
+  });
+});
+
 describe('PATCH /links/bulk', () => {
   test('one change applied to every link named: 200, each updated link, redirects follow at once', async () => {
     const account = await createAccount(server);
