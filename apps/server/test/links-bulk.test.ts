@@ -282,6 +282,9 @@ describe('PATCH /links/bulk', () => {
       'ids',
       'ids[2] repeats ids[0]: name each link once',
     ],
+    ['an empty id', { ids: ['lnk_a', ''], changes: { title: 'x' } }, 'ids', 'ids[1] must not be empty'],
+    ['an id over 4096 characters', { ids: ['x'.repeat(4097)], changes: { title: 'x' } }, 'ids', 'ids[0] must be at most 4096 characters'],
+    ['an id not a string', { ids: ['lnk_a', 5], changes: { title: 'x' } }, 'ids', 'ids[1] must be a string'],
     ['no ids', { ids: [], changes: { title: 'x' } }, 'ids', 'ids must hold 1 to 100 items'],
     ['101 ids', { ids: Array.from({ length: 101 }, (_, i) => `lnk_${i}`), changes: { title: 'x' } }, 'ids', 'ids must hold 1 to 100 items'],
     ['no changes', { ids: ['lnk_a'] }, 'changes', 'changes is required'],
@@ -386,6 +389,7 @@ describe('DELETE /links/bulk', () => {
     ['only commas', '?ids=,,', 'ids must hold 1 to 100 items'],
     ['101 ids', `?ids=${Array.from({ length: 101 }, (_, i) => `lnk_${i}`).join(',')}`, 'ids must hold 1 to 100 items'],
     ['the same id twice', '?ids=lnk_a,lnk_a', 'ids[1] repeats ids[0]: name each link once'],
+    ['an id over 4096 characters', `?ids=lnk_a,${'x'.repeat(4097)}`, 'ids[1] must be at most 4096 characters'],
   ])('%s: 422 VALIDATION_ERROR, nothing deleted', async (_name, query, message) => {
     const account = await createAccount(server);
     await createLink(account);

@@ -75,13 +75,17 @@ export const CreateLinkBodySchema = z.strictObject({
  */
 export const UpdateLinkBodySchema = CreateLinkBodySchema.omit({ slug: true, external_id: true }).partial();
 
+/**
+ * The longest link reference taken. Over REST the value arrives URL-encoded: `ext_` plus 255
+ * characters of up to 12 encoded characters each (`%F0%9F%9A%80`) must fit.
+ */
+export const LINK_REF_MAX_CHARS = 4096;
+
 /** `{id}` in a link path: a `lnk_` id, or `ext_` followed by the external id. */
 export const LinkRefSchema = z
   .string()
   .min(1)
-  // Over REST the value arrives URL-encoded: `ext_` plus 255 characters of up to 12 encoded
-  // characters each (`%F0%9F%9A%80`) must fit.
-  .max(4096)
+  .max(LINK_REF_MAX_CHARS)
   .meta({ description: 'A `lnk_` id, or `ext_` followed by the URL-encoded external_id.', example: 'lnk_V1StGXR8Z5jdHi' });
 
 /** What GET /links can sort by. */
