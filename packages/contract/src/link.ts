@@ -122,20 +122,23 @@ export const ListLinksQuerySchema = z.strictObject({
     .refine((text) => charCount(text) <= LIMITS.searchChars, `search must be at most ${LIMITS.searchChars} characters`)
     .refine((text) => !CONTROL_CHARACTER.test(text), 'search must not contain control characters')
     .refine((text) => !LONE_SURROGATE.test(text), 'search must not contain half of a surrogate pair')
-    .optional()
+    // On the string, not on the optional around it: the OpenAPI document describes a query
+    // parameter by its inner schema.
     .meta({
       description:
         'Text found, ignoring case, anywhere in the title, destination_url, slug or external_id (a substring: `%` and `_` are literal). ' +
         `Trimmed; empty means no search. At most ${LIMITS.searchChars} characters. With tag_ids: links matching both.`,
-    }),
+      maxLength: LIMITS.searchChars,
+    })
+    .optional(),
   sort: z
     .enum(LINK_SORTS, { error: `sort must be one of ${LINK_SORTS.join(', ')}` })
     .default('created_at')
     .meta({ description: 'created_at (the default), click_count or title (ignoring case). Ties are broken by id.' }),
   order: z
     .enum(['asc', 'desc'], { error: 'order must be asc or desc' })
-    .optional()
-    .meta({ description: 'asc or desc. Default: desc for created_at and click_count, asc for title.' }),
+    .meta({ description: 'asc or desc. Default: desc for created_at and click_count, asc for title.' })
+    .optional(),
 });
 
 export const LinkPageSchema = z

@@ -25,6 +25,7 @@ export const linksBulkRouter = {
     openapi: { method: 'POST', path, tags, summary: `Create 1 to ${LIMITS.bulkItems} links`, description: ANSWERS, protect: true },
     success: { bulk: 201, itemErrors: CREATE_ERRORS },
     errors: ['VALIDATION_ERROR'],
+    errorExamples: { VALIDATION_ERROR: { message: `links must hold 1 to ${LIMITS.bulkItems} items`, field: 'links' } },
     bodyItems: LIMITS.bulkItems,
   })
     .input(BulkCreateLinksBodySchema)
@@ -42,6 +43,7 @@ export const linksBulkRouter = {
     },
     success: { bulk: 200, itemErrors: UPDATE_ERRORS },
     errors: ['VALIDATION_ERROR'],
+    errorExamples: { VALIDATION_ERROR: { message: 'ids[2] repeats ids[0]: name each link once', field: 'ids' } },
     bodyItems: LIMITS.bulkItems,
   })
     .input(BulkUpdateLinksBodySchema)
@@ -59,6 +61,7 @@ export const linksBulkRouter = {
     },
     success: { bulk: 200, itemErrors: DELETE_ERRORS },
     errors: ['VALIDATION_ERROR'],
+    errorExamples: { VALIDATION_ERROR: { message: 'ids[1] names the same link as ids[0]: name each link once', field: 'ids' } },
   })
     .input(BulkDeleteLinksQuerySchema)
     .output(BulkDeleteResultSchema)
