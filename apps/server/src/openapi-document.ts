@@ -125,7 +125,9 @@ export function buildOpenApiDocument(router: AppRouter, baseUrl: string): OpenAP
       if (parameter.in === 'query' && parameter.name === 'ids') {
         parameter.schema = { type: 'string', example: 'lnk_V1StGXR8Z5jdHi,ext_order-1234' };
         parameter.description =
-          'Comma-separated links (`lnk_` id or `ext_` + external id), 1 to 100, each once; repeat `ids=` for an external id holding a comma.';
+          'Comma-separated links (`lnk_` id or `ext_` + external id), 1 to 100, each once. The value is split on commas after it is ' +
+          'decoded (`%2C` splits too), so name an external id holding a comma in a repeated `ids=`, whose values are never split: ' +
+          '`ids=ext_a%2Cb&ids=lnk_c`, or alone `ids=ext_a%2Cb&ids=` (an empty `ids=` counts for nothing).';
       }
     }
   }

@@ -382,6 +382,22 @@ describe('DELETE /links/bulk', () => {
     expect((await account.call('GET', `/links/${link.id}`)).status).toBe(404);
   });
 
+  test('one external id holding a comma, alone: split in a single ids=, named whole with an empty ids= beside it (as documented)', async () => {
+    const account = await createAccount(server);
+    const link = await createLink(account, { external_id: 'x,y' });
+    const split = await account.call('DELETE', `/links/bulk?ids=${encodeURIComponent('ext_x,y')}`);
+    expect(split.status).toBe(422);
+    expect(split.body.results.map((result: { id: string; status: number }) => [result.id, result.status])).toEqual([
+      ['ext_x', 404],
+      ['y', 404],
+    ]);
+
+    const response = await account.call('DELETE', `/links/bulk?ids=${encodeURIComponent('ext_x,y')}&ids=`);
+    expect(response.status).toBe(200);
+    expect(response.body.results).toEqual([{ index: 0, ok: true, status: 204, id: 'ext_x,y' }]);
+    expect((await account.call('GET', `/links/${link.id}`)).status).toBe(404);
+  });
+
   test.each([
     ['no ids', '', 'ids is required'],
     // An empty query value counts as not sent (docs/api-decisions.md).

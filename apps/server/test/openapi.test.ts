@@ -246,6 +246,8 @@ describe('bulk calls', () => {
       expect(Object.keys(operation(method, '/links/bulk').responses)).toEqual(expect.arrayContaining(['400', '413', '415']));
     const ids = operation('delete', '/links/bulk').parameters.find((parameter: Json) => parameter.name === 'ids');
     expect(ids).toMatchObject({ in: 'query', required: true, schema: { type: 'string' } });
+    // How to name an external id holding a comma, alone (docs/api-decisions.md).
+    expect(ids.description).toContain('`ids=ext_a%2Cb&ids=`');
   });
 
   test('each item of POST /links/bulk is the POST /links body', () => {

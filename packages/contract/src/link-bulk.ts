@@ -69,7 +69,11 @@ export const BulkUpdateLinksBodySchema = z.strictObject({
   changes: UpdateLinkBodySchema,
 });
 
-/** Query of DELETE /links/bulk: `ids=lnk_a,lnk_b` over REST; tRPC also takes an array. */
+/**
+ * Query of DELETE /links/bulk: `ids=lnk_a,lnk_b` over REST, split on commas once decoded; a
+ * repeated `ids=` arrives as an array, whose values are taken whole (the way to name an external id
+ * holding a comma, docs/api-decisions.md); tRPC also takes an array.
+ */
 export const BulkDeleteLinksQuerySchema = z.strictObject({
   ids: z
     .union([z.string(), z.array(z.string())], { error: 'ids is required' })

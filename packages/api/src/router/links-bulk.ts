@@ -56,7 +56,7 @@ export const linksBulkRouter = {
       path,
       tags,
       summary: `Delete 1 to ${LIMITS.bulkItems} links`,
-      description: `${ANSWERS} \`ids\` is comma-separated, or repeated (\`ids=a&ids=b\`) for external ids holding a comma.`,
+      description: `${ANSWERS} \`ids\` is comma-separated; an external id holding a comma goes in a repeated \`ids=\`, never split (\`ids=ext_a%2Cb&ids=\` names it alone).`,
       protect: true,
     },
     success: { bulk: 200, itemErrors: DELETE_ERRORS },
