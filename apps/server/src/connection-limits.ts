@@ -32,7 +32,8 @@ export const HEADERS_TIMEOUT_MS = 20_000;
 export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
   requestMs: REQUEST_TIMEOUT_MS,
   headersMs: HEADERS_TIMEOUT_MS,
-  // Twice the longest a URL reputation check may wait (REPUTATION_TIMEOUT_MS, at most 30 s).
+  // Longer than the request timeout, and than a bulk call's URL checks at the default
+  // REPUTATION_TIMEOUT_MS (13 rounds of 1.5 s; env.ts refuses a setting that does not fit).
   idleMs: 60_000,
   maxConnections: 0,
   checkIntervalMs: 1_000,

@@ -67,6 +67,11 @@ describe('readConfig: request timeouts and the connection cap', () => {
     expect(readConfig({}).config?.connectionLimits).toEqual({ requestMs: 30_000, idleMs: 60_000, maxConnections: 0 });
   });
 
+  test('REPUTATION_TIMEOUT_MS is accepted while 13 rounds of it (a bulk call’s URL checks) fit the idle timeout', () => {
+    expect(readConfig({ REPUTATION_TIMEOUT_MS: '4600' }).problems).toEqual([]);
+    expect(readConfig({ REPUTATION_TIMEOUT_MS: '30000', CONNECTION_IDLE_TIMEOUT_MS: '390001' }).problems).toEqual([]);
+  });
+
   test('each can be set', () => {
     const { config, problems } = readConfig({ REQUEST_TIMEOUT_MS: '10000', CONNECTION_IDLE_TIMEOUT_MS: '120000', MAX_CONNECTIONS: '5000' });
     expect(problems).toEqual([]);
@@ -80,7 +85,12 @@ describe('readConfig: request timeouts and the connection cap', () => {
     [{ REQUEST_TIMEOUT_MS: '90000' }, /^CONNECTION_IDLE_TIMEOUT_MS: must be longer than REQUEST_TIMEOUT_MS \(90000\)$/],
     [
       { REPUTATION_TIMEOUT_MS: '20000', CONNECTION_IDLE_TIMEOUT_MS: '15000', REQUEST_TIMEOUT_MS: '5000' },
-      /^CONNECTION_IDLE_TIMEOUT_MS: must be longer than REPUTATION_TIMEOUT_MS \(20000\)$/,
+      /^CONNECTION_IDLE_TIMEOUT_MS: must be longer than 13 × REPUTATION_TIMEOUT_MS \(260000\), the longest a bulk call waits on its URL checks$/,
+    ],
+    // One check fits (5 s < 60 s), but 100 items' checks, 16 at a time, need 13 rounds of 5 s.
+    [
+      { REPUTATION_TIMEOUT_MS: '5000' },
+      /^CONNECTION_IDLE_TIMEOUT_MS: must be longer than 13 × REPUTATION_TIMEOUT_MS \(65000\), the longest a bulk call waits on its URL checks$/,
     ],
   ])('%o is refused with one line naming the variable', (env, problem) => {
     const { config, problems } = readConfig(env);

@@ -7,6 +7,7 @@ import {
   DEFAULT_STALE_IF_ERROR_MS,
 } from '@shortlinks/api/redirects';
 import type { RemoteReputationSettings } from '@shortlinks/api/reputation';
+import { BULK_URL_CHECK_ROUNDS } from '@shortlinks/api/services';
 import type { Plan } from '@shortlinks/contract';
 import { z } from 'zod';
 import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from './connection-limits.ts';
@@ -132,15 +133,19 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): { confi
   if (value.REPUTATION_PROVIDER !== 'none' && !value.REPUTATION_API_KEY) {
     return { problems: [`REPUTATION_API_KEY: is required when REPUTATION_PROVIDER is ${value.REPUTATION_PROVIDER}`] };
   }
-  // An idle connection is one whose request has arrived and whose answer has not started: it must
-  // outlast a request still arriving, and the slowest answer (one waiting on the URL check).
   if (value.METRICS_PORT !== undefined && value.METRICS_PORT !== 0 && value.METRICS_PORT === value.PORT) {
     return { problems: [`METRICS_PORT: must differ from PORT (${value.PORT})`] };
   }
-  const idleFloor = Math.max(value.REQUEST_TIMEOUT_MS, value.REPUTATION_TIMEOUT_MS);
-  if (value.CONNECTION_IDLE_TIMEOUT_MS <= idleFloor) {
-    const longest = value.REQUEST_TIMEOUT_MS >= value.REPUTATION_TIMEOUT_MS ? 'REQUEST_TIMEOUT_MS' : 'REPUTATION_TIMEOUT_MS';
-    return { problems: [`CONNECTION_IDLE_TIMEOUT_MS: must be longer than ${longest} (${idleFloor})`] };
+  // An idle connection is one whose request has arrived and whose answer has not started: it must
+  // outlast a request still arriving, and the slowest answer: a bulk call waiting on its items' URL
+  // checks, BULK_URL_CHECK_ROUNDS checks' time at most (bulk-url-checks.ts).
+  const checksWait = BULK_URL_CHECK_ROUNDS * value.REPUTATION_TIMEOUT_MS;
+  if (value.CONNECTION_IDLE_TIMEOUT_MS <= Math.max(value.REQUEST_TIMEOUT_MS, checksWait)) {
+    const longest =
+      value.REQUEST_TIMEOUT_MS >= checksWait
+        ? `REQUEST_TIMEOUT_MS (${value.REQUEST_TIMEOUT_MS})`
+        : `${BULK_URL_CHECK_ROUNDS} × REPUTATION_TIMEOUT_MS (${checksWait}), the longest a bulk call waits on its URL checks`;
+    return { problems: [`CONNECTION_IDLE_TIMEOUT_MS: must be longer than ${longest}`] };
   }
   return {
     problems: [],

@@ -23,6 +23,12 @@ describe('nestsTooDeep', () => {
     expect(nestsTooDeep(`{"a":${nested(MAX_JSON_DEPTH)}}`)).toBe(true);
   });
 
+  test('a route may allow more levels (a bulk body holds its items two levels down)', () => {
+    const nested = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+    expect(nestsTooDeep(nested(MAX_JSON_DEPTH + 2), MAX_JSON_DEPTH + 2)).toBe(false);
+    expect(nestsTooDeep(nested(MAX_JSON_DEPTH + 3), MAX_JSON_DEPTH + 2)).toBe(true);
+  });
+
   test('brackets in strings, escaped quotes and escaped backslashes are text', () => {
     const strings = JSON.stringify(['[[[[', '"[[[', '\\', '{{{{\\"{{']).slice(1, -1);
     const nested = (levels: number) => `${'['.repeat(levels)}${strings}${']'.repeat(levels)}`;

@@ -8,19 +8,33 @@ import { AppError } from '@shortlinks/api/errors';
  */
 export const MAX_JSON_DEPTH = 32;
 
+/**
+ * The levels a bulk body adds around each item (`{"links": [item]}`): an item may nest as deep as
+ * the same body sent alone, so that one too deep is refused alone, by its own rules
+ * (docs/api-decisions.md, "Bulk operations").
+ */
+export const BULK_WRAPPER_DEPTH = 2;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** How deep a route's JSON body may nest, if not {@link MAX_JSON_DEPTH} (a bulk call's). */
+    jsonDepth?: number;
+  }
+}
+
 /** The refusal of a body (`field: 'body'`) or a tRPC query input (`'input'`) nested too deep. */
-export function tooDeep(field: 'body' | 'input'): AppError {
-  return new AppError('VALIDATION_ERROR', `The ${field} must not nest arrays and objects more than ${MAX_JSON_DEPTH} levels deep`, field);
+export function tooDeep(field: 'body' | 'input', maxDepth = MAX_JSON_DEPTH): AppError {
+  return new AppError('VALIDATION_ERROR', `The ${field} must not nest arrays and objects more than ${maxDepth} levels deep`, field);
 }
 
 /**
- * Whether JSON text nests arrays and objects more than {@link MAX_JSON_DEPTH} levels deep, in one
+ * Whether JSON text nests arrays and objects more than `maxDepth` levels deep, in one
  * pass that stops at the first level too many; brackets inside strings are text. Hand-written
  * because neither JSON.parse nor Fastify's parser (secure-json-parse) has a depth limit, and
  * counting on the text costs a fraction of parsing it (bodies are at most 64 KiB). Text that is
  * not JSON at all is left to the parser to refuse.
  */
-export function nestsTooDeep(text: string): boolean {
+export function nestsTooDeep(text: string, maxDepth = MAX_JSON_DEPTH): boolean {
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
@@ -32,7 +46,7 @@ export function nestsTooDeep(text: string): boolean {
       inString = true;
     } else if (char === OPEN_BRACKET || char === OPEN_BRACE) {
       depth++;
-      if (depth > MAX_JSON_DEPTH) return true;
+      if (depth > maxDepth) return true;
     } else if (char === CLOSE_BRACKET || char === CLOSE_BRACE) {
       depth--;
     }

@@ -49,13 +49,13 @@ export function buildOpenApiDocument(router: AppRouter, baseUrl: string): OpenAP
   });
 
   const errorSchema = { $ref: '#/components/schemas/Error' };
-  /** One response per status, listing its codes, with an example of each. */
-  const errorResponse = (codes: ErrorCode[]) => ({
+  /** One response per status, listing its codes, with an example of each (the operation's own, if it has one). */
+  const errorResponse = (codes: ErrorCode[], meta: Meta) => ({
     description: codes.join(' or '),
     content: {
       'application/json': {
         schema: errorSchema,
-        examples: Object.fromEntries(codes.map((code) => [code, { value: errorExample(code) }])),
+        examples: Object.fromEntries(codes.map((code) => [code, { value: errorExample(code, meta.errorExamples?.[code]) }])),
       },
     },
   });
@@ -95,7 +95,7 @@ export function buildOpenApiDocument(router: AppRouter, baseUrl: string): OpenAP
     ];
     const byStatus = new Map<number, ErrorCode[]>();
     for (const code of codes) byStatus.set(ERRORS[code].status, [...(byStatus.get(ERRORS[code].status) ?? []), code]);
-    for (const status of [...byStatus.keys()].sort()) responses[String(status)] = errorResponse(byStatus.get(status) ?? []);
+    for (const status of [...byStatus.keys()].sort()) responses[String(status)] = errorResponse(byStatus.get(status) ?? [], meta);
     if (typeof meta.success === 'object') {
       // A bulk call none of whose items was done answers 422 with its results; a request refused
       // as a whole, 422 with the error body.
@@ -125,7 +125,9 @@ export function buildOpenApiDocument(router: AppRouter, baseUrl: string): OpenAP
       if (parameter.in === 'query' && parameter.name === 'ids') {
         parameter.schema = { type: 'string', example: 'lnk_V1StGXR8Z5jdHi,ext_order-1234' };
         parameter.description =
-          'Comma-separated links (`lnk_` id or `ext_` + external id), 1 to 100, each once; repeat `ids=` for an external id holding a comma.';
+          'Comma-separated links (`lnk_` id or `ext_` + external id), 1 to 100, each once. The value is split on commas after it is ' +
+          'decoded (`%2C` splits too), so name an external id holding a comma in a repeated `ids=`, whose values are never split: ' +
+          '`ids=ext_a%2Cb&ids=lnk_c`, or alone `ids=ext_a%2Cb&ids=` (an empty `ids=` counts for nothing).';
       }
     }
   }

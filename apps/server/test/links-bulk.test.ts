@@ -178,6 +178,36 @@ describe('POST /links/bulk', () => {
   });
 });
 
+describe('POST /links/bulk: an item nested deep', () => {
+  const nested = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+  /** 31 arrays inside its object: the most POST /links reads, answered by its rules (utm must be an object). */
+  const deepItem = `{"title":"Deep","destination_url":"https://example.com/deep","utm":${nested(31)}}`;
+  const bulkOf = (item: string) => `{"links":[${JSON.stringify(newBody())},${item}]}`;
+
+  test('as deep as POST /links reads: refused alone, with its single call’s error, on REST and tRPC', async () => {
+    const account = await createAccount(server);
+    const single = await account.call('POST', '/links', deepItem);
+    expect(single.body).toMatchObject({ code: 'VALIDATION_ERROR', field: 'utm' });
+
+    const rest = await account.call('POST', '/links/bulk', bulkOf(deepItem));
+    expect(rest.status).toBe(207);
+    expect(rest.body.results[1]).toEqual({ index: 1, ok: false, status: single.status, error: single.body });
+    const trpc = await trpcPost(account, 'links.bulkCreate', bulkOf(deepItem));
+    expect(trpc.status).toBe(207);
+    expect((trpc.body as { result: { data: { results: unknown[] } } }).result.data.results[1]).toEqual(rest.body.results[1]);
+    expect(await liveLinksOf(account)).toBe(2);
+  });
+
+  test('deeper than POST /links reads: the whole request is refused on body, nothing saved', async () => {
+    const account = await createAccount(server);
+    const tooDeep = `{"title":"Deep","destination_url":"https://example.com/deep","utm":${nested(32)}}`;
+    const response = await account.call('POST', '/links/bulk', bulkOf(tooDeep));
+    expect(response.status).toBe(422);
+    expect(response.body).toEqual({ code: 'VALIDATION_ERROR', message: expect.stringContaining('34 levels'), field: 'body' });
+    expect(await liveLinksOf(account)).toBe(0);
+  });
+});
+
 describe('PATCH /links/bulk', () => {
   test('one change applied to every link named: 200, each updated link, redirects follow at once', async () => {
     const account = await createAccount(server);
@@ -252,6 +282,9 @@ describe('PATCH /links/bulk', () => {
       'ids',
       'ids[2] repeats ids[0]: name each link once',
     ],
+    ['an empty id', { ids: ['lnk_a', ''], changes: { title: 'x' } }, 'ids', 'ids[1] must not be empty'],
+    ['an id over 4096 characters', { ids: ['x'.repeat(4097)], changes: { title: 'x' } }, 'ids', 'ids[0] must be at most 4096 characters'],
+    ['an id not a string', { ids: ['lnk_a', 5], changes: { title: 'x' } }, 'ids', 'ids[1] must be a string'],
     ['no ids', { ids: [], changes: { title: 'x' } }, 'ids', 'ids must hold 1 to 100 items'],
     ['101 ids', { ids: Array.from({ length: 101 }, (_, i) => `lnk_${i}`), changes: { title: 'x' } }, 'ids', 'ids must hold 1 to 100 items'],
     ['no changes', { ids: ['lnk_a'] }, 'changes', 'changes is required'],
@@ -264,6 +297,55 @@ describe('PATCH /links/bulk', () => {
     expect(response.status).toBe(422);
     expect(response.body).toEqual({ code: 'VALIDATION_ERROR', message, field });
     expect((await account.call('GET', `/links/${link.id}`)).body).toEqual(link);
+  });
+});
+
+describe('one link named twice, by its lnk_ id and by ext_ + its external id', () => {
+  const twice = (index: number, earlier: number) => ({
+    code: 'VALIDATION_ERROR',
+    message: `ids[${index}] names the same link as ids[${earlier}]: name each link once`,
+    field: 'ids',
+  });
+
+  test('PATCH: 422 VALIDATION_ERROR for the request, as for the same id twice; nothing changed', async () => {
+    const account = await createAccount(server);
+    const link = await createLink(account, { external_id: 'named-twice' });
+    const other = await createLink(account);
+    const response = await account.call('PATCH', '/links/bulk', {
+      ids: [other.id, 'ext_named-twice', link.id],
+      changes: { title: 'Twice?' },
+    });
+    expect(response.status).toBe(422);
+    expect(response.body).toEqual(twice(2, 1));
+    expect((await account.call('GET', `/links/${link.id}`)).body).toEqual(link);
+    expect((await account.call('GET', `/links/${other.id}`)).body).toEqual(other);
+  });
+
+  test('DELETE, over REST and tRPC: 422 VALIDATION_ERROR for the request; nothing deleted', async () => {
+    const account = await createAccount(server);
+    const link = await createLink(account, { external_id: 'named-twice' });
+    const other = await createLink(account);
+    const response = await account.call('DELETE', `/links/bulk?ids=${link.id},${other.id},ext_named-twice`);
+    expect(response.status).toBe(422);
+    expect(response.body).toEqual(twice(2, 0));
+    const overTrpc = await trpcPost(account, 'links.bulkDelete', { ids: ['ext_named-twice', link.id] });
+    expect(overTrpc.status).toBe(422);
+    expect((overTrpc.body as { error: { data: unknown } }).error.data).toMatchObject({
+      appCode: 'VALIDATION_ERROR',
+      appMessage: twice(1, 0).message,
+      field: 'ids',
+    });
+    expect(await liveLinksOf(account)).toBe(2);
+  });
+
+  test('another account’s link, a deleted one, or none: no link, so nothing named twice', async () => {
+    const account = await createAccount(server);
+    const theirs = await createLink(await createAccount(server), { external_id: 'theirs' });
+    const gone = await createLink(account, { external_id: 'gone' });
+    await account.call('DELETE', `/links/${gone.id}`);
+    const response = await account.call('DELETE', `/links/bulk?ids=${theirs.id},ext_theirs,${gone.id},ext_gone,lnk_none`);
+    expect(response.status).toBe(422);
+    expect(response.body.results.map((result: { status: number }) => result.status)).toEqual([404, 404, 404, 404, 404]);
   });
 });
 
@@ -300,6 +382,22 @@ describe('DELETE /links/bulk', () => {
     expect((await account.call('GET', `/links/${link.id}`)).status).toBe(404);
   });
 
+  test('one external id holding a comma, alone: split in a single ids=, named whole with an empty ids= beside it (as documented)', async () => {
+    const account = await createAccount(server);
+    const link = await createLink(account, { external_id: 'x,y' });
+    const split = await account.call('DELETE', `/links/bulk?ids=${encodeURIComponent('ext_x,y')}`);
+    expect(split.status).toBe(422);
+    expect(split.body.results.map((result: { id: string; status: number }) => [result.id, result.status])).toEqual([
+      ['ext_x', 404],
+      ['y', 404],
+    ]);
+
+    const response = await account.call('DELETE', `/links/bulk?ids=${encodeURIComponent('ext_x,y')}&ids=`);
+    expect(response.status).toBe(200);
+    expect(response.body.results).toEqual([{ index: 0, ok: true, status: 204, id: 'ext_x,y' }]);
+    expect((await account.call('GET', `/links/${link.id}`)).status).toBe(404);
+  });
+
   test.each([
     ['no ids', '', 'ids is required'],
     // An empty query value counts as not sent (docs/api-decisions.md).
@@ -307,6 +405,7 @@ describe('DELETE /links/bulk', () => {
     ['only commas', '?ids=,,', 'ids must hold 1 to 100 items'],
     ['101 ids', `?ids=${Array.from({ length: 101 }, (_, i) => `lnk_${i}`).join(',')}`, 'ids must hold 1 to 100 items'],
     ['the same id twice', '?ids=lnk_a,lnk_a', 'ids[1] repeats ids[0]: name each link once'],
+    ['an id over 4096 characters', `?ids=lnk_a,${'x'.repeat(4097)}`, 'ids[1] must be at most 4096 characters'],
   ])('%s: 422 VALIDATION_ERROR, nothing deleted', async (_name, query, message) => {
     const account = await createAccount(server);
     await createLink(account);

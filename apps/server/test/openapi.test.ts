@@ -216,6 +216,16 @@ describe('bulk calls', () => {
     expect(responses['422'].content['application/json'].examples.VALIDATION_ERROR.value.code).toBe('VALIDATION_ERROR');
   });
 
+  test.each([
+    ['post', '/links/bulk', 'links'],
+    ['patch', '/links/bulk', 'ids'],
+    ['delete', '/links/bulk', 'ids'],
+  ] as const)('%s %s: the example of a request refused as a whole names its own field, %s', (method, path, field) => {
+    const example = operation(method, path).responses['422'].content['application/json'].examples.VALIDATION_ERROR.value;
+    expect(example).toMatchObject({ code: 'VALIDATION_ERROR', field });
+    expect(example.message).toMatch(new RegExp(`^${field}\\b`));
+  });
+
   test.each(BULK_OPERATIONS)('%s %s documents 401 and 429 with the Error schema, and requires the bearer scheme', (method, path) => {
     const found = operation(method, path);
     for (const status of ['401', '429']) expect(refersTo(found.responses[status].content['application/json'].schema, 'Error')).toBe(true);
@@ -236,6 +246,8 @@ describe('bulk calls', () => {
       expect(Object.keys(operation(method, '/links/bulk').responses)).toEqual(expect.arrayContaining(['400', '413', '415']));
     const ids = operation('delete', '/links/bulk').parameters.find((parameter: Json) => parameter.name === 'ids');
     expect(ids).toMatchObject({ in: 'query', required: true, schema: { type: 'string' } });
+    // How to name an external id holding a comma, alone (docs/api-decisions.md).
+    expect(ids.description).toContain('`ids=ext_a%2Cb&ids=`');
   });
 
   test('each item of POST /links/bulk is the POST /links body', () => {
@@ -256,6 +268,15 @@ describe('the link list', () => {
     expect(schemaOf('sort').enum).toEqual(['created_at', 'click_count', 'title']);
     expect(schemaOf('order').enum).toEqual(['asc', 'desc']);
     expect(list.responses).toHaveProperty('422');
+  });
+
+  test('search and order carry their descriptions, and search its 200-character limit', () => {
+    const query = (operation('get', '/links').parameters ?? []).map(resolve);
+    const parameter = (name: string) => query.find((found: Json) => found.name === name);
+    const described = (found: Json) => found.description ?? resolve(found.schema).description;
+    expect(described(parameter('search'))).toContain('At most 200 characters');
+    expect(resolve(parameter('search').schema).maxLength).toBe(200);
+    expect(described(parameter('order'))).toContain('asc or desc');
   });
 });
 

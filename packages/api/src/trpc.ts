@@ -1,4 +1,4 @@
-import type { ErrorCode } from '@shortlinks/contract';
+import type { ErrorCode, ErrorExample } from '@shortlinks/contract';
 import { initTRPC } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { Context } from './context.ts';
@@ -33,6 +33,8 @@ export interface Meta extends OpenApiMeta {
   openapi: NonNullable<OpenApiMeta['openapi']>;
   success: SuccessStatus;
   errors: readonly ErrorCode[];
+  /** The OpenAPI document's example of an error, where the code's own would not fit this operation. */
+  errorExamples?: Partial<Record<ErrorCode, ErrorExample>>;
   /**
    * A body that holds up to this many link bodies (a bulk call): both transports take a body this
    * many times (plus one) the usual size here, and only here.

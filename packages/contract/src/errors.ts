@@ -1,12 +1,18 @@
 import type { ErrorBody } from './error-body.ts';
 
+/** An error answer as the OpenAPI document shows it, without its code. */
+export interface ErrorExample {
+  message: string;
+  field?: string;
+}
+
 interface ErrorDefinition {
   /** The HTTP status of both transports (tRPC answers 200 for nothing but successes). */
   status: number;
   /** The message when there is nothing more specific to say. */
   message: string;
   /** A realistic answer for the OpenAPI document, when the usual message says more than `message`. */
-  example?: { message: string; field?: string };
+  example?: ErrorExample;
   /**
    * This code is what an answer with this status and no code of ours means (a body refused by the
    * HTTP layer, a proxy's answer): the client reads it so.
@@ -118,10 +124,9 @@ export interface ErrorData {
   httpStatus: number;
 }
 
-/** An example answer of each code, for the OpenAPI document. */
-export function errorExample(code: ErrorCode): ErrorBody {
+/** An example answer of each code, for the OpenAPI document: `example` where an operation has its own, or the code's. */
+export function errorExample(code: ErrorCode, example: ErrorExample | undefined = (ERRORS[code] as ErrorDefinition).example): ErrorBody {
   const definition: ErrorDefinition = ERRORS[code];
-  const example = definition.example;
   return example?.field === undefined
     ? { code, message: example?.message ?? definition.message }
     : { code, message: example.message, field: example.field };

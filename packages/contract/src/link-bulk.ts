@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ErrorBodySchema } from './error-body.ts';
 import { LIMITS } from './limits.ts';
-import { CreateLinkBodySchema, LinkRefSchema, LinkSchema, UpdateLinkBodySchema } from './link.ts';
+import { CreateLinkBodySchema, LINK_REF_MAX_CHARS, LinkSchema, UpdateLinkBodySchema } from './link.ts';
 
 /**
  * Bulk calls (issue #14): POST, PATCH and DELETE /links/bulk. Each item is done as its single call
@@ -26,14 +26,25 @@ function checkedAlone<S extends z.ZodType>(schema: S) {
 
 const itemCount = (what: string) => `${what} must hold 1 to ${LIMITS.bulkItems} items`;
 
+/** `ids[2]`: the item of the request an issue is about, named as the request wrote it. */
+const itemName = (path: readonly PropertyKey[] | undefined) =>
+  (path ?? ['ids']).map((key, at) => (typeof key === 'number' ? `[${key}]` : `${at > 0 ? '.' : ''}${String(key)}`)).join('');
+
+/** One link a bulk call names: a path's link reference (LinkRefSchema), whose refusals say which item. */
+const bulkLinkRef = z
+  .string({ error: (issue) => `${itemName(issue.path)} must be a string` })
+  .min(1, { error: (issue) => `${itemName(issue.path)} must not be empty` })
+  .max(LINK_REF_MAX_CHARS, { error: (issue) => `${itemName(issue.path)} must be at most ${LINK_REF_MAX_CHARS} characters` })
+  .meta({ description: 'A `lnk_` id, or `ext_` followed by the external_id (as it is, not URL-encoded).', example: 'lnk_V1StGXR8Z5jdHi' });
+
 /** The links a bulk call names: `lnk_` ids or `ext_` + external id, each once. */
 const linkRefList = z
-  .array(LinkRefSchema.meta({ description: 'A `lnk_` id, or `ext_` followed by the external_id (as it is, not URL-encoded).' }), {
-    error: 'ids must be an array of link ids',
-  })
+  .array(bulkLinkRef, { error: 'ids must be an array of link ids' })
   .min(1, itemCount('ids'))
   .max(LIMITS.bulkItems, itemCount('ids'))
   .superRefine((ids, ctx) => {
+    // The same link under its two names (`lnk_…` and `ext_…`) takes a database to see: the
+    // bulk service refuses it the same way (link-bulk-service.ts).
     const first = new Map<string, number>();
     ids.forEach((id, index) => {
       const earlier = first.get(id);
@@ -58,7 +69,11 @@ export const BulkUpdateLinksBodySchema = z.strictObject({
   changes: UpdateLinkBodySchema,
 });
 
-/** Query of DELETE /links/bulk: `ids=lnk_a,lnk_b` over REST; tRPC also takes an array. */
+/**
+ * Query of DELETE /links/bulk: `ids=lnk_a,lnk_b` over REST, split on commas once decoded; a
+ * repeated `ids=` arrives as an array, whose values are taken whole (the way to name an external id
+ * holding a comma, docs/api-decisions.md); tRPC also takes an array.
+ */
 export const BulkDeleteLinksQuerySchema = z.strictObject({
   ids: z
     .union([z.string(), z.array(z.string())], { error: 'ids is required' })

@@ -75,13 +75,17 @@ export const CreateLinkBodySchema = z.strictObject({
  */
 export const UpdateLinkBodySchema = CreateLinkBodySchema.omit({ slug: true, external_id: true }).partial();
 
+/**
+ * The longest link reference taken. Over REST the value arrives URL-encoded: `ext_` plus 255
+ * characters of up to 12 encoded characters each (`%F0%9F%9A%80`) must fit.
+ */
+export const LINK_REF_MAX_CHARS = 4096;
+
 /** `{id}` in a link path: a `lnk_` id, or `ext_` followed by the external id. */
 export const LinkRefSchema = z
   .string()
   .min(1)
-  // Over REST the value arrives URL-encoded: `ext_` plus 255 characters of up to 12 encoded
-  // characters each (`%F0%9F%9A%80`) must fit.
-  .max(4096)
+  .max(LINK_REF_MAX_CHARS)
   .meta({ description: 'A `lnk_` id, or `ext_` followed by the URL-encoded external_id.', example: 'lnk_V1StGXR8Z5jdHi' });
 
 /** What GET /links can sort by. */
@@ -118,20 +122,23 @@ export const ListLinksQuerySchema = z.strictObject({
     .refine((text) => charCount(text) <= LIMITS.searchChars, `search must be at most ${LIMITS.searchChars} characters`)
     .refine((text) => !CONTROL_CHARACTER.test(text), 'search must not contain control characters')
     .refine((text) => !LONE_SURROGATE.test(text), 'search must not contain half of a surrogate pair')
-    .optional()
+    // On the string, not on the optional around it: the OpenAPI document describes a query
+    // parameter by its inner schema.
     .meta({
       description:
         'Text found, ignoring case, anywhere in the title, destination_url, slug or external_id (a substring: `%` and `_` are literal). ' +
         `Trimmed; empty means no search. At most ${LIMITS.searchChars} characters. With tag_ids: links matching both.`,
-    }),
+      maxLength: LIMITS.searchChars,
+    })
+    .optional(),
   sort: z
     .enum(LINK_SORTS, { error: `sort must be one of ${LINK_SORTS.join(', ')}` })
     .default('created_at')
     .meta({ description: 'created_at (the default), click_count or title (ignoring case). Ties are broken by id.' }),
   order: z
     .enum(['asc', 'desc'], { error: 'order must be asc or desc' })
-    .optional()
-    .meta({ description: 'asc or desc. Default: desc for created_at and click_count, asc for title.' }),
+    .meta({ description: 'asc or desc. Default: desc for created_at and click_count, asc for title.' })
+    .optional(),
 });
 
 export const LinkPageSchema = z

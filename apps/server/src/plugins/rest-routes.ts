@@ -19,15 +19,15 @@ export type FailureAnswer = (request: FastifyRequest, reply: FastifyReply, error
  * Input is read as trpc-to-openapi reads it (rest-input.ts), so both agree on what a request means.
  */
 export function registerProcedureRoutes(app: FastifyInstance, services: Services, prefix: string, answerFailure: FailureAnswer) {
-  const bodyLimits = new Map(largeBodies().map(({ procedure, bodyLimit }) => [procedure, bodyLimit]));
+  const large = new Map(largeBodies().map((body) => [body.procedure, body]));
   for (const [path, meta] of everyProcedureMeta()) {
     if (meta.openapi.enabled === false && !meta.streamed) continue;
     const readInput = restInputOf(path, meta);
-    const bodyLimit = bodyLimits.get(path);
+    const largeBody = large.get(path);
     app.route({
       method: meta.openapi.method,
       url: `${prefix}${fastifyPath(meta)}`,
-      ...(bodyLimit ? { bodyLimit } : {}),
+      ...(largeBody ? { bodyLimit: largeBody.bodyLimit, config: { jsonDepth: largeBody.jsonDepth } } : {}),
       handler: async (request, reply) => {
         let input: RestInput;
         try {

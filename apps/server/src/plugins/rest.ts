@@ -26,7 +26,8 @@ export async function restPlugin(app: FastifyInstance, { services }: { services:
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (body === '' && (request.method === 'DELETE' || request.method === 'GET')) return done(null, undefined);
     const text = body.toString();
-    if (nestsTooDeep(text)) return done(tooDeep('body'));
+    const { jsonDepth } = request.routeOptions.config;
+    if (nestsTooDeep(text, jsonDepth)) return done(tooDeep('body', jsonDepth));
     return parseJson(request, text, done);
   });
   app.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {

@@ -23,17 +23,17 @@ export interface SingleCallOptions {
  * body or an `input` that is not JSON, another content type), is handed to tRPC's adapter as is.
  */
 export function registerSingleCalls(scope: FastifyInstance, { services, prefix, delegate, onError }: SingleCallOptions): void {
-  const bodyLimits = new Map(largeBodies().map(({ procedure, bodyLimit }) => [procedure, bodyLimit]));
+  const large = new Map(largeBodies().map((body) => [body.procedure, body]));
   const config = appRouter._def._config;
   for (const [path, meta] of everyProcedureMeta()) {
     const type = procedureType(path);
     // A streamed answer is tRPC's own (httpBatchStreamLink).
     if (meta.streamed || (type !== 'query' && type !== 'mutation')) continue;
-    const bodyLimit = bodyLimits.get(path);
+    const largeBody = large.get(path);
     scope.route({
       method: type === 'query' ? 'GET' : 'POST',
       url: `${prefix}/${path}`,
-      ...(bodyLimit ? { bodyLimit } : {}),
+      ...(largeBody ? { bodyLimit: largeBody.bodyLimit, config: { jsonDepth: largeBody.jsonDepth } } : {}),
       handler: async (request, reply) => {
         const sent = singleCallInput(request, type);
         if (!sent) return delegate(request, reply, path);

@@ -31,7 +31,8 @@ export async function trpcPlugin(app: FastifyInstance, { services }: { services:
 
   // The adapter hands tRPC the body (and a query's `input`) as text, which tRPC parses itself.
   app.addHook('preHandler', async (request) => {
-    if (typeof request.body === 'string' && nestsTooDeep(request.body)) throw tooDeep('body');
+    const { jsonDepth } = request.routeOptions.config;
+    if (typeof request.body === 'string' && nestsTooDeep(request.body, jsonDepth)) throw tooDeep('body', jsonDepth);
     const { input } = request.query as { input?: unknown };
     for (const value of [input].flat()) if (typeof value === 'string' && nestsTooDeep(value)) throw tooDeep('input');
   });

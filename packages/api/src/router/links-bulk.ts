@@ -25,6 +25,7 @@ export const linksBulkRouter = {
     openapi: { method: 'POST', path, tags, summary: `Create 1 to ${LIMITS.bulkItems} links`, description: ANSWERS, protect: true },
     success: { bulk: 201, itemErrors: CREATE_ERRORS },
     errors: ['VALIDATION_ERROR'],
+    errorExamples: { VALIDATION_ERROR: { message: `links must hold 1 to ${LIMITS.bulkItems} items`, field: 'links' } },
     bodyItems: LIMITS.bulkItems,
   })
     .input(BulkCreateLinksBodySchema)
@@ -42,6 +43,7 @@ export const linksBulkRouter = {
     },
     success: { bulk: 200, itemErrors: UPDATE_ERRORS },
     errors: ['VALIDATION_ERROR'],
+    errorExamples: { VALIDATION_ERROR: { message: 'ids[2] repeats ids[0]: name each link once', field: 'ids' } },
     bodyItems: LIMITS.bulkItems,
   })
     .input(BulkUpdateLinksBodySchema)
@@ -54,11 +56,12 @@ export const linksBulkRouter = {
       path,
       tags,
       summary: `Delete 1 to ${LIMITS.bulkItems} links`,
-      description: `${ANSWERS} \`ids\` is comma-separated, or repeated (\`ids=a&ids=b\`) for external ids holding a comma.`,
+      description: `${ANSWERS} \`ids\` is comma-separated; an external id holding a comma goes in a repeated \`ids=\`, never split (\`ids=ext_a%2Cb&ids=\` names it alone).`,
       protect: true,
     },
     success: { bulk: 200, itemErrors: DELETE_ERRORS },
     errors: ['VALIDATION_ERROR'],
+    errorExamples: { VALIDATION_ERROR: { message: 'ids[1] names the same link as ids[0]: name each link once', field: 'ids' } },
   })
     .input(BulkDeleteLinksQuerySchema)
     .output(BulkDeleteResultSchema)

@@ -19,6 +19,7 @@ import { TagService } from './tag-service.ts';
 export { IMPORT_FORMATS, type ImportedLink, type ImportFormat, type ImportRow, type RowProblem } from '../imports/import-row.ts';
 export type { AccountView, NewAccount } from './account-service.ts';
 export { API_KEY_PREFIX, type ApiKeyView, type Caller } from './api-key-service.ts';
+export { BULK_URL_CHECK_ROUNDS, BULK_URL_CHECKS_AT_ONCE } from './bulk-url-checks.ts';
 export { CALLER_CACHE_MS } from './caller-cache.ts';
 export {
   CONFLICT_MODES,
@@ -96,7 +97,7 @@ export function createServices({
     }),
     apiKeys,
     links,
-    linksBulk: new LinkBulkService(links),
+    linksBulk: new LinkBulkService(orm, links, destinations),
     linkExport: new LinkExportService(orm, origin),
     linkImport: new LinkImportService(orm, destinations, changed),
     tags: new TagService(orm),

@@ -150,6 +150,35 @@ function liveLinkByRef(db: Db, accountId: string, ref: string) {
   return undefined;
 }
 
+/**
+ * The live link each reference names (`lnk_` id or `ext_` + external id), by reference, in one
+ * query; a reference that names no live link of the account is absent.
+ */
+export async function liveLinkIdsByRef(db: Db, accountId: string, refs: readonly string[]): Promise<Map<string, string>> {
+  const usable = refs.filter(storable);
+  const ids = usable.filter((ref) => ref.startsWith('lnk_'));
+  const externalIds = usable.filter((ref) => ref.startsWith('ext_')).map((ref) => ref.slice('ext_'.length));
+  const byRef = new Map<string, string>();
+  if (ids.length === 0 && externalIds.length === 0) return byRef;
+  const rows = await db
+    .selectFrom('link')
+    .select(['link.id', 'link.external_id'])
+    .where('link.account_id', '=', accountId)
+    .where('link.deleted_at', 'is', null)
+    .where((eb) =>
+      eb.or([
+        ...(ids.length > 0 ? [eb('link.id', 'in', ids)] : []),
+        ...(externalIds.length > 0 ? [eb('link.external_id', 'in', externalIds)] : []),
+      ]),
+    )
+    .execute();
+  for (const row of rows) {
+    byRef.set(row.id, row.id);
+    if (row.external_id !== null) byRef.set(`ext_${row.external_id}`, row.id);
+  }
+  return byRef;
+}
+
 /** The tags of each link, sorted by name. */
 export async function tagsOfLinks(db: Db, linkIds: readonly string[]): Promise<Map<string, TagSummary[]>> {
   const byLink = new Map<string, TagSummary[]>(linkIds.map((id) => [id, []]));

@@ -4,6 +4,7 @@ import { applyExpiry, type ExpiryChange, NO_EXPIRY } from '../domain/expiry.ts';
 import { newId } from '../domain/ids.ts';
 import { effectiveLimits } from '../domain/plans.ts';
 import { AppError } from '../errors.ts';
+import type { UrlChecks } from './bulk-url-checks.ts';
 import { type AccountRow, type Db, inTransaction, lockAccount, plainReader, readAccount } from './database.ts';
 import type { DestinationChecker } from './destinations.ts';
 import { insertWithSlug } from './link-insert.ts';
@@ -24,10 +25,17 @@ import {
 } from './link-reads.ts';
 import { attachTags, resolveTags, setLinkTags } from './tag-resolution.ts';
 
-/** A create/upsert body after the checks that need no database (and must not run inside a transaction). */
-interface PreparedLink {
+/** A create/upsert body after the checks that need no transaction (and must not run inside one). */
+export interface PreparedLink {
   body: CreateLinkBody;
   destination: string;
+  expiry: ExpiryChange;
+}
+
+/** A PATCH body after the same checks: the destination as it will be stored, if it changes. */
+export interface PreparedChanges {
+  body: UpdateLinkBody;
+  destination: string | undefined;
   expiry: ExpiryChange;
 }
 
@@ -69,7 +77,11 @@ export class LinkService {
   }
 
   async create(accountId: string, body: CreateLinkBody): Promise<Link> {
-    const prepared = await this.#prepare(body);
+    return this.createPrepared(accountId, await this.prepare(body));
+  }
+
+  /** POST /links once its URLs are checked ({@link prepare}): a bulk call checks all its items' first. */
+  async createPrepared(accountId: string, prepared: PreparedLink): Promise<Link> {
     return this.#write(async (db) => {
       const account = await lockAccount(db, accountId);
       return this.#insert(db, account, prepared, Date.now());
@@ -78,7 +90,7 @@ export class LinkService {
 
   /** Creates the link, or returns the live link with the same final destination (updated per the spec). */
   async upsert(accountId: string, body: CreateLinkBody): Promise<UpsertedLink> {
-    const prepared = await this.#prepare(body);
+    const prepared = await this.prepare(body);
     return this.#write(async (db) => {
       const account = await lockAccount(db, accountId);
       const existing = await db
@@ -173,11 +185,11 @@ export class LinkService {
 
   /** PATCH: only the fields sent change (spec: PATCH /links/{id}). */
   async update(accountId: string, ref: string, body: UpdateLinkBody): Promise<Link> {
-    const destination =
-      body.destination_url === undefined
-        ? undefined
-        : await this.#destinations.finalDestination('destination_url', body.destination_url, body.utm);
-    const expiry = await this.#expiryChange(body.expires_at, body.expiration_url);
+    return this.updatePrepared(accountId, ref, await this.prepareChanges(body));
+  }
+
+  /** PATCH /links/{id} once its URLs are checked ({@link prepareChanges}): a bulk call checks its one change once. */
+  async updatePrepared(accountId: string, ref: string, { body, destination, expiry }: PreparedChanges): Promise<Link> {
     return this.#write(async (db) => {
       // New tags may count toward the tag limit: then the account is locked, always before the link.
       const account = body.tag_names?.length ? await lockAccount(db, accountId) : await readAccount(db, accountId);
@@ -208,18 +220,39 @@ export class LinkService {
     });
   }
 
-  async #prepare(body: CreateLinkBody): Promise<PreparedLink> {
-    const destination = await this.#destinations.finalDestination('destination_url', body.destination_url, body.utm);
-    const expiry = await this.#expiryChange(body.expires_at, body.expiration_url);
+  /**
+   * The URL checks of a create body (`urls`: a bulk call's shared ones), which wait on the
+   * reputation service and so are done before the transaction.
+   */
+  async prepare(body: CreateLinkBody, urls: UrlChecks = this.#destinations): Promise<PreparedLink> {
+    const [destination, expiry] = await bothChecked(
+      urls.finalDestination('destination_url', body.destination_url, body.utm),
+      this.#expiryChange(urls, body.expires_at, body.expiration_url),
+    );
+    return { body, destination, expiry };
+  }
+
+  /** The URL checks of a PATCH body, as {@link prepare}'s. */
+  async prepareChanges(body: UpdateLinkBody, urls: UrlChecks = this.#destinations): Promise<PreparedChanges> {
+    const [destination, expiry] = await bothChecked(
+      body.destination_url === undefined
+        ? Promise.resolve(undefined)
+        : urls.finalDestination('destination_url', body.destination_url, body.utm),
+      this.#expiryChange(urls, body.expires_at, body.expiration_url),
+    );
     return { body, destination, expiry };
   }
 
   /** The expiry fields of a request, with the fallback URL checked; '' means "remove", like null. */
-  async #expiryChange(expiresAt: number | null | undefined, expirationUrl: string | null | undefined): Promise<ExpiryChange> {
+  async #expiryChange(
+    urls: UrlChecks,
+    expiresAt: number | null | undefined,
+    expirationUrl: string | null | undefined,
+  ): Promise<ExpiryChange> {
     const change: ExpiryChange = {};
     if (expiresAt !== undefined) change.expires_at = expiresAt;
     if (expirationUrl !== undefined) {
-      change.expiration_url = expirationUrl === null || expirationUrl === '' ? null : await this.#destinations.fallback(expirationUrl);
+      change.expiration_url = expirationUrl === null || expirationUrl === '' ? null : await urls.fallback(expirationUrl);
     }
     return change;
   }
@@ -315,4 +348,16 @@ export class LinkService {
       .executeTakeFirstOrThrow();
     return toLink(updated as unknown as LinkRow, tags, this.#shortDomain);
   }
+}
+
+/**
+ * The destination's and the fallback's checks, run at once so a request waits on the reputation
+ * service once, not twice; when both are refused, the destination's refusal is the answer, as
+ * when they ran one after the other.
+ */
+async function bothChecked<D, E>(destination: Promise<D>, expiry: Promise<E>): Promise<[D, E]> {
+  const [checkedDestination, checkedExpiry] = await Promise.allSettled([destination, expiry]);
+  if (checkedDestination.status === 'rejected') throw checkedDestination.reason;
+  if (checkedExpiry.status === 'rejected') throw checkedExpiry.reason;
+  return [checkedDestination.value, checkedExpiry.value];
 }
