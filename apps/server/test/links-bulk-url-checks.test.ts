@@ -164,3 +164,18 @@ describe('PATCH /links/bulk with a slow URL safety service', () => {
       expect({ status: result.status, error: result.error }).toEqual({ status: 422, error: single.body });
   });
 });
+
+describe('an import', () => {
+  test('asks the URL safety service as a bulk call does: a few URLs at a time, each once', async () => {
+    // 40 rows, 20 destinations: before, a batch of 500 rows asked for all of its URLs at once.
+    const rows = Array.from({ length: 40 }, (_, i) => ({
+      row: i + 2,
+      link: { slug: `import-checked-${i}`, destination_url: `https://example.com/imported/${i % 20}`, title: `Imported ${i}` },
+    }));
+    const result = await server.services.linkImport.import(account.account.id, rows);
+    expect(result).toMatchObject({ created: 40, refused: 0 });
+    expect(reputation.mostAtOnce).toBeGreaterThan(1);
+    expect(reputation.mostAtOnce).toBeLessThanOrEqual(BULK_URL_CHECKS_AT_ONCE);
+    for (let i = 0; i < 20; i++) expect(reputation.timesAsked(`https://example.com/imported/${i}`)).toBe(1);
+  });
+});

@@ -7,6 +7,7 @@ import { effectiveLimits } from '../domain/plans.ts';
 import { AppError, toAppError } from '../errors.ts';
 import { type CheckedLink, checkImportedLink, titleFromDestination } from '../imports/import-checks.ts';
 import type { ImportRow } from '../imports/import-row.ts';
+import { SharedUrlChecks } from './bulk-url-checks.ts';
 import { type AccountRow, type Db, inTransaction, lockAccount } from './database.ts';
 import type { DestinationChecker } from './destinations.ts';
 import { insertWithSlug } from './link-insert.ts';
@@ -149,13 +150,16 @@ export class LinkImportService {
   /** The checks that need no database: the API's field rules, then the destination and fallback URLs. */
   async #prepare(batch: ImportRow[]): Promise<PreparedRow[]> {
     const now = Date.now();
+    // A few checks at a time, each distinct URL once, as a bulk call asks them: 500 rows asking a
+    // remote URL-safety service at once would be refused by it, or time out, row after row.
+    const checks = new SharedUrlChecks(this.#destinations);
     return Promise.all(
       batch.map(async (item): Promise<PreparedRow> => {
         if ('problem' in item) return { row: item.row, refusal: { row: item.row, ...item.problem } };
         try {
           const link = checkImportedLink(item.link, now);
-          const destination = await this.#destinations.finalDestination('destination_url', link.destination_url, undefined);
-          const fallback = link.expiration_url === undefined ? undefined : await this.#destinations.fallback(link.expiration_url);
+          const destination = await checks.finalDestination('destination_url', link.destination_url, undefined);
+          const fallback = link.expiration_url === undefined ? undefined : await checks.fallback(link.expiration_url);
           return { row: item.row, link: { ...link, destination_url: destination, expiration_url: fallback } };
         } catch (error) {
           return { row: item.row, refusal: refusalOf(item.row, error) };
