@@ -36,15 +36,6 @@ async function attempt<T>(work: () => Promise<T>): Promise<{ ok: true; value: T 
 
 const refused = (error: AppError): Failure => ({ ok: false, status: error.status, error: error.toBody() });
 
-/**
- * Waits for every URL check, started together, before the first transaction. Each item's refusal
- * is read when its turn comes (attempt); meanwhile the checks already count as heard, so one
- * left unread when an unexpected failure ends the call is no unhandled rejection.
- */
-async function allSettled(checks: readonly (Promise<unknown> | undefined)[]): Promise<void> {
-  await Promise.allSettled(checks);
-}
-
 const tally = <T extends { ok: boolean }>(results: T[]) => {
   const succeeded = results.filter((result) => result.ok).length;
   return { succeeded, failed: results.length - succeeded, results };
@@ -73,7 +64,10 @@ export class LinkBulkService {
   async create(accountId: string, { links }: BulkCreateLinksBody): Promise<BulkCreateResult> {
     const urls = new SharedUrlChecks(this.#urls);
     const items = links.map((item) => (item.ok ? { ok: true as const, prepared: this.#links.prepare(item.value, urls) } : item));
-    await allSettled(items.map((item) => (item.ok ? item.prepared : undefined)));
+    // Every item's checks, started together, are awaited before the first transaction. Each refusal
+    // is read when its item's turn comes (attempt); settled here, one left unread when an unexpected
+    // failure ends the call is no unhandled rejection.
+    await Promise.allSettled(items.map((item) => (item.ok ? item.prepared : undefined)));
     const results: BulkCreateItem[] = [];
     for (const [index, item] of items.entries()) {
       // An item that breaks the body's rules gets the error its single call would have answered.
@@ -89,7 +83,7 @@ export class LinkBulkService {
     await this.#refuseOneLinkNamedTwice(accountId, ids);
     // One change for every link: its URLs are checked once, and a refusal of them is every item's.
     const prepared = this.#links.prepareChanges(changes);
-    await allSettled([prepared]);
+    await Promise.allSettled([prepared]);
     const results: BulkUpdateItem[] = [];
     for (const [index, id] of ids.entries()) {
       const result = await attempt(async () => this.#links.updatePrepared(accountId, id, await prepared));

@@ -105,28 +105,21 @@ describe('import formats: detection', () => {
     expect(await collect(forced.rows)).toEqual([{ row: 2, link: { destination_url: 'https://example.com', title: 'Home' } }]);
   });
 
-  it('a Bitly CSV with Short URL or Domain columns keeps its custom link, bitlink and creation time', async () => {
-    const withShortUrl = await fileWith(
-      'bitly-short-url.csv',
+  it.each([
+    [
+      'Short URL',
       'Title,Long URL,Short URL,Custom Link,Created,Tags\nSale,https://example.com/sale,https://bit.ly/3xYzAbC,https://bit.ly/spring-sale,2024-03-05 14:22:10,\n',
-    );
-    const first = await readImportFile(withShortUrl);
-    expect(first.format).toBe('bitly-csv');
-    expect(await collect(first.rows)).toEqual([
-      {
-        row: 2,
-        link: { slug: 'spring-sale', destination_url: 'https://example.com/sale', title: 'Sale', created_at: at('2024-03-05T14:22:10Z') },
-      },
-    ]);
-    const withDomain = await fileWith(
-      'bitly-domain.csv',
+      { slug: 'spring-sale', destination_url: 'https://example.com/sale', title: 'Sale', created_at: at('2024-03-05T14:22:10Z') },
+    ],
+    [
+      'Domain',
       'Title,Long URL,Bitlink,Domain,Created\n,https://example.com/blog,bit.ly/4QwErTy,bit.ly,2024-03-06T08:00:00+0000\n',
-    );
-    const second = await readImportFile(withDomain);
-    expect(second.format).toBe('bitly-csv');
-    expect(await collect(second.rows)).toEqual([
-      { row: 2, link: { slug: '4QwErTy', destination_url: 'https://example.com/blog', created_at: at('2024-03-06T08:00:00Z') } },
-    ]);
+      { slug: '4QwErTy', destination_url: 'https://example.com/blog', created_at: at('2024-03-06T08:00:00Z') },
+    ],
+  ])('a Bitly CSV with a %s column keeps its custom link or bitlink and its creation time', async (column, text, link) => {
+    const read = await readImportFile(await fileWith(`bitly-${column.replace(' ', '-')}.csv`, text));
+    expect(read.format).toBe('bitly-csv');
+    expect(await collect(read.rows)).toEqual([{ row: 2, link }]);
   });
 
   it('a byte-order mark (as spreadsheet programs write) is read past, in CSV and JSON Lines', async () => {
