@@ -18,7 +18,7 @@ import { deepStrictEqual } from 'node:assert';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { LocalDenylist } from '@shortlinks/api/reputation';
+import { LocalDenylist } from '@shortlinks/api/destinations';
 import { createServices } from '@shortlinks/api/services';
 import { createOrm, migrate } from '@shortlinks/db';
 import { startEmbeddedPostgres } from '@shortlinks/db/embedded';

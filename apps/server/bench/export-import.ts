@@ -17,7 +17,7 @@ import { once } from 'node:events';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { LocalDenylist } from '@shortlinks/api/reputation';
+import { LocalDenylist } from '@shortlinks/api/destinations';
 import { createServices } from '@shortlinks/api/services';
 import { createOrm, migrate } from '@shortlinks/db';
 import { startEmbeddedPostgres } from '@shortlinks/db/embedded';

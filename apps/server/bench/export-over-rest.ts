@@ -3,7 +3,7 @@
  * to the end through it, in this one process (whose peak RSS the bench measures). Arguments: the
  * API key, and the number of links expected.
  */
-import { LocalDenylist } from '@shortlinks/api/reputation';
+import { LocalDenylist } from '@shortlinks/api/destinations';
 import { createServices } from '@shortlinks/api/services';
 import { createOrm } from '@shortlinks/db';
 import { buildServer } from '../src/build-server.ts';

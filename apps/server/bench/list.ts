@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { LocalDenylist } from '@shortlinks/api/reputation';
+import { LocalDenylist } from '@shortlinks/api/destinations';
 import { createServices } from '@shortlinks/api/services';
 import { createOrm, migrate } from '@shortlinks/db';
 import { startEmbeddedPostgres } from '@shortlinks/db/embedded';

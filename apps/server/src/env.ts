@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { RemoteReputationSettings } from '@shortlinks/api/destinations';
 import { DEFAULT_RATE_LIMITS } from '@shortlinks/api/plans';
 import {
   DEFAULT_CLICK_BUFFER_MAX,
@@ -6,7 +7,6 @@ import {
   DEFAULT_RETENTION_DAYS,
   DEFAULT_STALE_IF_ERROR_MS,
 } from '@shortlinks/api/redirects';
-import type { RemoteReputationSettings } from '@shortlinks/api/reputation';
 import { BULK_URL_CHECK_ROUNDS } from '@shortlinks/api/services';
 import type { Plan } from '@shortlinks/contract';
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { LocalDenylist, ReputationChain, remoteReputation } from '@shortlinks/api/reputation';
+import { LocalDenylist, ReputationChain, remoteReputation } from '@shortlinks/api/destinations';
 import { createServices } from '@shortlinks/api/services';
 import { ensureFirstAccount } from './bootstrap.ts';
 import { buildServer } from './build-server.ts';

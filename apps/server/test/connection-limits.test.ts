@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { UrlReputation } from '@shortlinks/api/reputation';
+import type { UrlReputation } from '@shortlinks/api/destinations';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { countRows, createAccount, startTestServer, type TestAccount, type TestServer } from './harness.ts';
 

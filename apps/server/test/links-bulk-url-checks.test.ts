@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { UrlReputation } from '@shortlinks/api/reputation';
+import type { UrlReputation } from '@shortlinks/api/destinations';
 import { BULK_URL_CHECK_ROUNDS, BULK_URL_CHECKS_AT_ONCE } from '@shortlinks/api/services';
 import { LIMITS } from '@shortlinks/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';

@@ -1,4 +1,4 @@
-import { LocalDenylist } from '@shortlinks/api/reputation';
+import { LocalDenylist } from '@shortlinks/api/destinations';
 import { createServices } from '@shortlinks/api/services';
 import { createClient } from '@shortlinks/client';
 import { createOrm, migrate } from '@shortlinks/db';

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { type FailurePolicy, remoteReputation } from '@shortlinks/api/reputation';
+import { type FailurePolicy, remoteReputation } from '@shortlinks/api/destinations';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { FakeReputationService } from './fake-reputation.ts';
 import { BROWSER_USER_AGENT, createAccount, createLink, startTestServer, type TestAccount, type TestServer } from './harness.ts';

@@ -1,4 +1,4 @@
-import { type FailurePolicy, type ReputationProvider, remoteReputation } from '@shortlinks/api/reputation';
+import { type FailurePolicy, type ReputationProvider, remoteReputation } from '@shortlinks/api/destinations';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { FakeReputationService } from './fake-reputation.ts';
 import { type ApiResponse, countRows, createAccount, inDays, startTestServer, type TestAccount, type TestServer } from './harness.ts';

@@ -1,5 +1,5 @@
+import { LocalDenylist, type UrlReputation } from '@shortlinks/api/destinations';
 import type { RateLimitSettings } from '@shortlinks/api/plans';
-import { LocalDenylist, type UrlReputation } from '@shortlinks/api/reputation';
 import { createServices, type Services } from '@shortlinks/api/services';
 import { createOrm, type Orm } from '@shortlinks/db';
 import type { FastifyInstance } from 'fastify';

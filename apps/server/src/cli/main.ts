@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { InvalidDenylistEntry, LocalDenylist, ReputationChain, remoteReputation } from '@shortlinks/api/reputation';
+import { InvalidDenylistEntry, LocalDenylist, ReputationChain, remoteReputation } from '@shortlinks/api/destinations';
 import { type AccountView, createServices, type Services } from '@shortlinks/api/services';
 import { PLANS, type Plan } from '@shortlinks/contract';
 import { openDatabase } from '../database.ts';

@@ -1,5 +1,5 @@
 import type { Database, Orm } from '@shortlinks/db';
-import { isDatabaseUnavailable } from '../database-unavailable.ts';
+import { isDatabaseUnavailable } from '../database/database-unavailable.ts';
 import { NO_LINK, RedirectCache, type RedirectTarget } from './redirect-cache.ts';
 
 /**

@@ -1,0 +1,61 @@
+import { LIMITS } from '@shortlinks/contract';
+import { AppError, validationError } from '../errors.ts';
+import { destinationProblem } from './destination-policy.ts';
+import { ReputationUnavailable, type UrlReputation } from './reputation/reputation-chain.ts';
+import { asciiUrl, mergeUtm, type Utm } from './utm.ts';
+
+/** Checks a destination or expiration URL against the host rules and the reputation service. */
+export class DestinationChecker {
+  readonly #shortDomainHost: string;
+  readonly #reputation: UrlReputation;
+
+  constructor(shortDomainHost: string, reputation: UrlReputation) {
+    this.#shortDomainHost = shortDomainHost;
+    this.#reputation = reputation;
+  }
+
+  /**
+   * The final destination with utm merged in, once it is known to be acceptable. The host rules
+   * see the URL as sent: merging re-serialises it, which would hide a URL that browsers and other
+   * clients read differently (docs/security.md).
+   */
+  async finalDestination(field: 'destination_url', url: string, utm: Utm | undefined): Promise<string> {
+    this.#checkPolicy(field, url);
+    const merged = mergeUtm(url, utm);
+    if (merged.length > LIMITS.urlChars) {
+      throw validationError(field, `destination_url with utm parameters must be at most ${LIMITS.urlChars} characters`);
+    }
+    await this.#checkReputation(field, merged);
+    return merged;
+  }
+
+  /** The expiration URL as it will be stored, once it is known to be acceptable. */
+  async fallback(url: string): Promise<string> {
+    this.#checkPolicy('expiration_url', url);
+    const stored = asciiUrl(url);
+    if (stored.length > LIMITS.urlChars) {
+      throw validationError('expiration_url', `expiration_url must be at most ${LIMITS.urlChars} characters`);
+    }
+    await this.#checkReputation('expiration_url', stored);
+    return stored;
+  }
+
+  #checkPolicy(field: 'destination_url' | 'expiration_url', sent: string): void {
+    const problem = destinationProblem(sent, this.#shortDomainHost);
+    if (problem) throw validationError(field, `${field} ${problem}`);
+  }
+
+  /** Asks the reputation sources about the URL as it will be stored. */
+  async #checkReputation(field: 'destination_url' | 'expiration_url', url: string): Promise<void> {
+    const verdict = await this.#reputation.check(url).catch((error: unknown) => {
+      if (!(error instanceof ReputationUnavailable)) throw error;
+      // Failure policy fail-closed (docs/security.md): refused, with a code that says "retry later".
+      throw new AppError(
+        'REPUTATION_UNAVAILABLE',
+        `The URL safety check is unavailable, so ${field} cannot be accepted now; retry later`,
+        field,
+      );
+    });
+    if (verdict.flagged) throw validationError(field, `${field} is flagged by the URL safety check (${verdict.reason})`);
+  }
+}

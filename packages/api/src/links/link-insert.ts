@@ -1,0 +1,29 @@
+import type { Db } from '../database/database.ts';
+import { AppError } from '../errors.ts';
+import { randomSlug } from '../ids.ts';
+import { LINK_COLUMNS, type LinkRow } from './link-reads.ts';
+
+/**
+ * Inserts the link under the requested slug, or under a fresh random one, for the API's creates
+ * and the import alike. `on conflict do nothing` against the live-slug index keeps the transaction
+ * usable when the slug is taken, even by a concurrent request of another account: a requested slug
+ * is then SLUG_TAKEN, a random one is drawn again.
+ */
+export async function insertWithSlug(
+  db: Db,
+  values: Omit<LinkRow, 'slug' | 'click_count' | 'created_at'> & { account_id: string; created_at?: Date },
+  requested: string | undefined,
+): Promise<LinkRow> {
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const slug = requested ?? randomSlug();
+    const row = await db
+      .insertInto('link')
+      .values({ ...values, slug })
+      .onConflict((conflict) => conflict.column('slug').where('deleted_at', 'is', null).doNothing())
+      .returning(LINK_COLUMNS.map((column) => column.replace('link.', '') as 'id'))
+      .executeTakeFirst();
+    if (row) return row as unknown as LinkRow;
+    if (requested !== undefined) throw new AppError('SLUG_TAKEN', `The slug "${requested}" is already in use`, 'slug');
+  }
+  throw new AppError('INTERNAL_ERROR', 'Could not find a free random slug');
+}

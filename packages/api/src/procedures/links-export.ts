@@ -1,0 +1,30 @@
+import { ExportLinksQuerySchema } from '@shortlinks/contract';
+import type { TRPCRouterRecord } from '@trpc/server';
+import { authedProcedure } from './trpc.ts';
+
+export const linksExportRouter = {
+  /**
+   * The export file, streamed in chunks of text (docs/import-export.md). tRPC streams it to a
+   * client on httpBatchStreamLink; REST answers it as the file itself with its media type, which
+   * trpc-to-openapi cannot, so the server's REST plugin serves this path by calling this procedure
+   * (`streamed`), and the OpenAPI document describes it from this meta.
+   */
+  export: authedProcedure({
+    openapi: {
+      method: 'GET',
+      path: '/links/export',
+      tags: ['Links'],
+      summary: 'Export every live link as CSV or JSON Lines, streamed',
+      description:
+        'All live links of the account, oldest first, with their tags (by name), destination (UTM merged), external id, ' +
+        'comments, expiry, fallback, click count and creation time. The format is described in docs/import-export.md.',
+      protect: true,
+      enabled: false,
+    },
+    success: 200,
+    errors: ['VALIDATION_ERROR'],
+    streamed: true,
+  })
+    .input(ExportLinksQuerySchema)
+    .query(({ ctx, input }) => ctx.services.linkExport.file(ctx.accountId, input.format)),
+} satisfies TRPCRouterRecord;

@@ -1,0 +1,97 @@
+import type { ErrorCode, ErrorExample } from '@shortlinks/contract';
+import { initTRPC } from '@trpc/server';
+import type { OpenApiMeta } from 'trpc-to-openapi';
+import { AppError, toAppError, toTRPCError } from '../errors.ts';
+import type { Context } from './context.ts';
+
+/**
+ * How a success answers (spec: "Success" column): its HTTP status, or `createdOrFound` for a call
+ * that answers 201 when its result says `created`, 200 when it found what it was asked for, or
+ * `{ bulk }` for a bulk call, which answers from its per-item results: `bulk` (201 or 200) when
+ * every item was done, 207 when some were, 422 when none was (docs/api-decisions.md).
+ */
+export type SuccessStatus = 200 | 201 | 204 | 'createdOrFound' | BulkSuccess;
+
+/** A bulk call's success: its status when every item was done, and the errors an item may get. */
+export interface BulkSuccess {
+  bulk: 200 | 201;
+  itemErrors: readonly ErrorCode[];
+}
+
+/** The status of a bulk call whose items were all done, some, or none. */
+const BULK_SOME_DONE = 207;
+const BULK_NONE_DONE = 422;
+
+/**
+ * What a procedure promises, in its own meta: its REST mapping, the status of a success, and the
+ * errors it answers beyond those every operation may (UNAUTHORIZED, RATE_LIMITED, and for a body
+ * INVALID_JSON, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE). All three are required: a procedure
+ * can only be made through {@link authedProcedure}, which takes them, so one added without them
+ * does not compile. The OpenAPI document and both transports read them from here.
+ */
+export interface Meta extends OpenApiMeta {
+  openapi: NonNullable<OpenApiMeta['openapi']>;
+  success: SuccessStatus;
+  errors: readonly ErrorCode[];
+  /** The OpenAPI document's example of an error, where the code's own would not fit this operation. */
+  errorExamples?: Partial<Record<ErrorCode, ErrorExample>>;
+  /**
+   * A body that holds up to this many link bodies (a bulk call): both transports take a body this
+   * many times (plus one) the usual size here, and only here.
+   */
+  bodyItems?: number;
+  /**
+   * The result is a file streamed in chunks of text (an async iterable), which REST answers as
+   * the file itself: trpc-to-openapi cannot, so its mapping is disabled and the server serves it.
+   */
+  streamed?: true;
+}
+
+// tRPC's meta type must stay optional-shaped for trpc-to-openapi; the builder below requires it.
+const t = initTRPC
+  .context<Context>()
+  .meta<OpenApiMeta & Partial<Meta>>()
+  .create({
+    // tRPC answers carry the app's code, message, field and status in `data` (ErrorData in the
+    // contract), which the client reads; REST answers the same error as its body.
+    errorFormatter({ shape, error, input }) {
+      const app = toAppError(error, input);
+      return { ...shape, message: app.message, data: { ...shape.data, ...app.toData(), stack: undefined } };
+    },
+  });
+
+export const router = t.router;
+
+/**
+ * Needs `Authorization: Bearer <API key>`: the transport found the caller; this only checks there is
+ * one. After a mutation, the links this process keeps of the account are forgotten. Domain errors the procedure throws become TRPCErrors whose code carries the spec's HTTP
+ * status. One middleware for both: each one a call passes through costs a GET measurably
+ * (docs/performance.md, bench:api).
+ */
+const authed = t.procedure.use(async ({ ctx, next, type }) => {
+  if (!ctx.caller) throw toTRPCError(new AppError('UNAUTHORIZED'));
+  const { accountId } = ctx.caller;
+  // tRPC merges what `next` is given into the context.
+  const result = await next({ ctx: { accountId } });
+  // A mutation may have changed the account's links: this process forgets those it keeps before
+  // answering, so the caller reads its own writes; other processes hear it announced
+  // (link-read-cache.ts).
+  if (type === 'mutation') ctx.services.links.reads.forgetAccount(accountId);
+  if (!result.ok && result.error.cause instanceof AppError) throw toTRPCError(result.error.cause);
+  return result;
+});
+
+/** A procedure of the API, from what it promises: every procedure starts here. */
+export const authedProcedure = (meta: Meta) => authed.meta(meta);
+
+/** The HTTP status of a success of a procedure with this meta, given its result. */
+export function successStatusOf(meta: Pick<Meta, 'success'>, result: unknown): number {
+  const { success } = meta;
+  if (typeof success === 'object') {
+    const { succeeded = 0, failed = 0 } = (result ?? {}) as { succeeded?: number; failed?: number };
+    if (failed === 0) return success.bulk;
+    return succeeded > 0 ? BULK_SOME_DONE : BULK_NONE_DONE;
+  }
+  if (success !== 'createdOrFound') return success;
+  return (result as { created?: boolean } | undefined)?.created ? 201 : 200;
+}

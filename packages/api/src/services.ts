@@ -1,0 +1,111 @@
+import type { Orm } from '@shortlinks/db';
+import { AccountService } from './accounts/account-service.ts';
+import { ApiKeyService } from './accounts/api-key-service.ts';
+import { CallerCache } from './accounts/caller-cache.ts';
+import { DestinationChecker } from './destinations/destination-checker.ts';
+import { hostOf } from './destinations/destination-policy.ts';
+import { DenylistService } from './destinations/reputation/denylist-service.ts';
+import { ReputationChain, type UrlReputation } from './destinations/reputation/reputation-chain.ts';
+import { LinkExportService } from './links/export/link-export.ts';
+import { LinkImportService } from './links/import/link-import.ts';
+import { LinkBulkService } from './links/link-bulk-service.ts';
+import { LinkReadCache } from './links/link-read-cache.ts';
+import { LinkService } from './links/link-service.ts';
+import { ClickRecorder, type ClickRecorderOptions } from './redirects/click-recorder.ts';
+import { RedirectService } from './redirects/redirect-service.ts';
+import { StatsService } from './stats/stats-service.ts';
+import { TagService } from './tags/tag-service.ts';
+
+export type { AccountView, NewAccount } from './accounts/account-service.ts';
+export { API_KEY_PREFIX, type ApiKeyView, type Caller } from './accounts/api-key-service.ts';
+export { CALLER_CACHE_MS } from './accounts/caller-cache.ts';
+export { BULK_URL_CHECK_ROUNDS, BULK_URL_CHECKS_AT_ONCE } from './destinations/bulk-url-checks.ts';
+export { IMPORT_FORMATS, type ImportedLink, type ImportFormat, type ImportRow, type RowProblem } from './links/import/import-row.ts';
+export {
+  CONFLICT_MODES,
+  type ConflictMode,
+  type ImportCounts,
+  type ImportOptions,
+  type ImportResult,
+  type RowRefusal,
+} from './links/import/link-import.ts';
+export { LINK_READ_CACHE_MS, LinkReadCache } from './links/link-read-cache.ts';
+
+export interface ServiceOptions {
+  orm: Orm;
+  /** Origin of short links, e.g. https://sho.rt (no trailing slash). */
+  shortDomain: string;
+  /**
+   * Sources asked after the operator's stored denylist (which is always asked): the
+   * environment's domain list and the configured remote service.
+   */
+  reputation?: UrlReputation | undefined;
+  clicks?: ClickRecorderOptions;
+  /** How long a caller may be answered from memory (CALLER_CACHE_MS); tests set it. */
+  callerCacheMs?: number;
+  /** How long a link read may be answered from memory (LINK_READ_CACHE_MS); tests set it. */
+  linkReadCacheMs?: number;
+  /** How long a link seen before the database became unreachable keeps redirecting (REDIRECT_STALE_IF_ERROR_SECONDS). */
+  redirectStaleIfErrorMs?: number;
+}
+
+/** Every domain service, built once per process. */
+export interface Services {
+  accounts: AccountService;
+  apiKeys: ApiKeyService;
+  links: LinkService;
+  linksBulk: LinkBulkService;
+  linkExport: LinkExportService;
+  linkImport: LinkImportService;
+  tags: TagService;
+  stats: StatsService;
+  redirects: RedirectService;
+  clicks: ClickRecorder;
+  denylist: DenylistService;
+  /** Every destination check: the stored denylist, then the configured sources (metrics observe it). */
+  reputation: ReputationChain;
+}
+
+export function createServices({
+  orm,
+  shortDomain,
+  reputation,
+  clicks,
+  callerCacheMs,
+  linkReadCacheMs,
+  redirectStaleIfErrorMs,
+}: ServiceOptions): Services {
+  const origin = shortDomain.replace(/\/+$/, '');
+  const denylist = new DenylistService(orm);
+  const chain = new ReputationChain(reputation ? [denylist, reputation] : [denylist]);
+  const destinations = new DestinationChecker(hostOf(origin), chain);
+  const redirects = new RedirectService(orm, redirectStaleIfErrorMs === undefined ? {} : { staleIfErrorMs: redirectStaleIfErrorMs });
+  const changed = (slug: string) => redirects.cache.invalidate(slug);
+  const links = new LinkService(
+    orm,
+    destinations,
+    origin,
+    changed,
+    new LinkReadCache(linkReadCacheMs === undefined ? {} : { ttlMs: linkReadCacheMs }),
+  );
+  const apiKeys = new ApiKeyService(orm, new CallerCache(callerCacheMs === undefined ? {} : { ttlMs: callerCacheMs }));
+  return {
+    // An account's plan and limits are in its callers and in its pages of links (`link_limit`).
+    accounts: new AccountService(orm, (accountId) => {
+      apiKeys.callers.clear();
+      links.reads.forgetAccount(accountId);
+    }),
+    apiKeys,
+    links,
+    linksBulk: new LinkBulkService(orm, links, destinations),
+    linkExport: new LinkExportService(orm, origin),
+    linkImport: new LinkImportService(orm, destinations, changed),
+    tags: new TagService(orm),
+    stats: new StatsService(orm, origin),
+    redirects,
+    // Click counts are part of a link read: this process forgets the links it keeps once clicks are written.
+    clicks: new ClickRecorder(orm, { ...clicks, written: () => links.reads.clear() }),
+    denylist,
+    reputation: chain,
+  };
+}

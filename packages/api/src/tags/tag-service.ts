@@ -1,0 +1,101 @@
+import type { CreateTagBody, Tag, TagColor, TagList, UpdateTagBody } from '@shortlinks/contract';
+import type { Orm } from '@shortlinks/db';
+import { effectiveLimits } from '../accounts/plans.ts';
+import { type Db, inTransaction, lockAccount, reader, storable } from '../database/database.ts';
+import { AppError, validationError } from '../errors.ts';
+import { newId } from '../ids.ts';
+import { assertTagRoom, takeRotationColors } from './tag-resolution.ts';
+
+const nameTaken = (name: string) => new AppError('TAG_NAME_TAKEN', `Another tag of the account is named "${name}" (ignoring case)`, 'name');
+
+/** Tags: the rules of the spec's POST/GET/PATCH/DELETE /tags. */
+export class TagService {
+  readonly #orm: Orm;
+
+  constructor(orm: Orm) {
+    this.#orm = orm;
+  }
+
+  async create(accountId: string, body: CreateTagBody): Promise<Tag> {
+    return inTransaction(this.#orm, async (db) => {
+      const account = await lockAccount(db, accountId);
+      await assertTagRoom(db, account, 1);
+      if (await this.#nameUsed(db, accountId, body.name, undefined)) throw nameTaken(body.name);
+      const color: TagColor = body.color ?? (await takeRotationColors(db, account, 1))[0] ?? 'indigo';
+      const tag = { id: newId('tag'), account_id: accountId, name: body.name, color };
+      await db.insertInto('tag').values(tag).execute();
+      return { id: tag.id, name: tag.name, color, link_count: 0 };
+    });
+  }
+
+  /** All tags, newest first, with the number of live links carrying each (deleted links carry none). */
+  async list(accountId: string): Promise<TagList> {
+    const db = reader(this.#orm);
+    const [account, tags] = await Promise.all([
+      db
+        .selectFrom('account')
+        .select(['plan', 'link_limit_override', 'tag_limit_override'])
+        .where('id', '=', accountId)
+        .executeTakeFirstOrThrow(),
+      this.#withLinkCounts(db, accountId).orderBy('tag.created_at', 'desc').orderBy('tag.id', 'desc').execute(),
+    ]);
+    return { tags: tags.map(toTag), tag_limit: effectiveLimits(account).tag_limit };
+  }
+
+  async update(accountId: string, tagId: string, body: UpdateTagBody): Promise<Tag> {
+    if (body.name === undefined && body.color === undefined) {
+      throw validationError('name', 'Send name, color, or both');
+    }
+    if (!storable(tagId)) throw new AppError('TAG_NOT_FOUND');
+    return inTransaction(this.#orm, async (db) => {
+      const current = await db
+        .selectFrom('tag')
+        .select(['id', 'name', 'color'])
+        .where('account_id', '=', accountId)
+        .where('id', '=', tagId)
+        .forUpdate()
+        .executeTakeFirst();
+      if (!current) throw new AppError('TAG_NOT_FOUND');
+      if (body.name !== undefined && (await this.#nameUsed(db, accountId, body.name, tagId))) throw nameTaken(body.name);
+      await db
+        .updateTable('tag')
+        .set({ name: body.name ?? current.name, color: body.color ?? current.color })
+        .where('id', '=', tagId)
+        .execute();
+      return toTag(await this.#withLinkCounts(db, accountId).where('tag.id', '=', tagId).executeTakeFirstOrThrow());
+    });
+  }
+
+  /** Removes the tag; it is detached from every link (the link_tag rows cascade). */
+  async delete(accountId: string, tagId: string): Promise<void> {
+    if (!storable(tagId)) throw new AppError('TAG_NOT_FOUND');
+    await inTransaction(this.#orm, async (db) => {
+      const deleted = await db.deleteFrom('tag').where('account_id', '=', accountId).where('id', '=', tagId).executeTakeFirst();
+      if (deleted.numDeletedRows === 0n) throw new AppError('TAG_NOT_FOUND');
+    });
+  }
+
+  async #nameUsed(db: Db, accountId: string, name: string, exceptTagId: string | undefined): Promise<boolean> {
+    let query = db
+      .selectFrom('tag')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .where((eb) => eb(eb.fn('lower', ['tag.name']), '=', eb.fn('lower', [eb.val(name)])));
+    if (exceptTagId) query = query.where('id', '!=', exceptTagId);
+    return (await query.executeTakeFirst()) !== undefined;
+  }
+
+  #withLinkCounts(db: Db, accountId: string) {
+    return db
+      .selectFrom('tag')
+      .select(['tag.id', 'tag.name', 'tag.color'])
+      .select((eb) =>
+        eb.selectFrom('link_tag').select(eb.fn.countAll<string>().as('n')).whereRef('link_tag.tag_id', '=', 'tag.id').as('link_count'),
+      )
+      .where('tag.account_id', '=', accountId);
+  }
+}
+
+function toTag(row: { id: string; name: string; color: string; link_count: string | number | null }): Tag {
+  return { id: row.id, name: row.name, color: row.color as TagColor, link_count: Number(row.link_count ?? 0) };
+}
