@@ -147,9 +147,9 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   // Outside the API scope, so a redirect runs no CORS hook.
   await app.register(redirectPlugin, { services, countryHeader, visits, visitCounts: visitLog.counts });
 
-  // What each cache forgets as changes are announced is the caches' business
-  // (packages/api/src/cache-coherence.ts). Buffered clicks are written on a timer and, on close
-  // (after the last request), once more.
+  // What every cache of the process forgets as changes are announced, and when announcements may
+  // have been missed, is written once: packages/api/src/cache-coherence.ts. Buffered clicks are
+  // written on a timer and, on close (after the last request), once more.
   const listener = new ChangeListener(
     databaseUrl,
     services.coherence.changeHandlers((message) => app.log.warn(message)),
