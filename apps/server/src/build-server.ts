@@ -147,26 +147,13 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   // Outside the API scope, so a redirect runs no CORS hook.
   await app.register(redirectPlugin, { services, countryHeader, visits, visitCounts: visitLog.counts });
 
-  // The redirect cache and the links read by GET are trusted only while change announcements
-  // arrive (links are forgotten per account as their changes are announced); cached callers are
-  // forgotten on every announced revocation or account change, and whenever announcements may
-  // have been missed (their age bounds the rest: docs/security.md). Buffered clicks are written on
-  // a timer and, on close (after the last request), once more.
-  const listener = new ChangeListener(databaseUrl, {
-    linkChanged: (slug) => services.redirects.cache.invalidate(slug),
-    callerChanged: (accountId) => {
-      services.apiKeys.callers.clear();
-      // The account's limits are in its pages of links (`link_limit`).
-      services.links.reads.forgetAccount(accountId);
-    },
-    accountLinksChanged: (accountId) => services.links.reads.forgetAccount(accountId),
-    reset: (connected) => {
-      services.redirects.cache.reset(connected);
-      services.links.reads.reset(connected);
-      services.apiKeys.callers.clear();
-    },
-    log: (message) => app.log.warn(message),
-  });
+  // What every cache of the process forgets as changes are announced, and when announcements may
+  // have been missed, is written once: packages/api/src/cache-coherence.ts. Buffered clicks are
+  // written on a timer and, on close (after the last request), once more.
+  const listener = new ChangeListener(
+    databaseUrl,
+    services.coherence.changeHandlers((message) => app.log.warn(message)),
+  );
   app.addHook('onReady', async () => {
     await listener.start();
     services.clicks.start();

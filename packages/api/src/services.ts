@@ -2,6 +2,7 @@ import type { Orm } from '@shortlinks/db';
 import { AccountService } from './accounts/account-service.ts';
 import { ApiKeyService } from './accounts/api-key-service.ts';
 import { CallerCache } from './accounts/caller-cache.ts';
+import { CacheCoherence } from './cache-coherence.ts';
 import { DestinationChecker } from './destinations/destination-checker.ts';
 import { hostOf } from './destinations/destination-policy.ts';
 import { DenylistService } from './destinations/reputation/denylist-service.ts';
@@ -12,6 +13,7 @@ import { LinkBulkService } from './links/link-bulk-service.ts';
 import { LinkReadCache } from './links/link-read-cache.ts';
 import { LinkService } from './links/link-service.ts';
 import { ClickRecorder, type ClickRecorderOptions } from './redirects/click-recorder.ts';
+import { RedirectCache } from './redirects/redirect-cache.ts';
 import { RedirectService } from './redirects/redirect-service.ts';
 import { StatsService } from './stats/stats-service.ts';
 import { TagService } from './tags/tag-service.ts';
@@ -64,6 +66,8 @@ export interface Services {
   denylist: DenylistService;
   /** Every destination check: the stored denylist, then the configured sources (metrics observe it). */
   reputation: ReputationChain;
+  /** What the process's caches forget, for its own writes and for the change announcements it hears. */
+  coherence: CacheCoherence;
 }
 
 export function createServices({
@@ -79,33 +83,32 @@ export function createServices({
   const denylist = new DenylistService(orm);
   const chain = new ReputationChain(reputation ? [denylist, reputation] : [denylist]);
   const destinations = new DestinationChecker(hostOf(origin), chain);
-  const redirects = new RedirectService(orm, redirectStaleIfErrorMs === undefined ? {} : { staleIfErrorMs: redirectStaleIfErrorMs });
-  const changed = (slug: string) => redirects.cache.invalidate(slug);
-  const links = new LinkService(
-    orm,
-    destinations,
-    origin,
-    changed,
-    new LinkReadCache(linkReadCacheMs === undefined ? {} : { ttlMs: linkReadCacheMs }),
-  );
-  const apiKeys = new ApiKeyService(orm, new CallerCache(callerCacheMs === undefined ? {} : { ttlMs: callerCacheMs }));
+  const caches = {
+    redirects: new RedirectCache(),
+    linkReads: new LinkReadCache(linkReadCacheMs === undefined ? {} : { ttlMs: linkReadCacheMs }),
+    callers: new CallerCache(callerCacheMs === undefined ? {} : { ttlMs: callerCacheMs }),
+  };
+  // Every service that writes tells it what it changed, after commit.
+  const coherence = new CacheCoherence(caches);
+  const linkChanged = (slug: string) => coherence.linkChanged(slug);
+  const callerChanged = (accountId: string) => coherence.callerChanged(accountId);
+  const links = new LinkService(orm, destinations, origin, linkChanged, caches.linkReads);
   return {
-    // An account's plan and limits are in its callers and in its pages of links (`link_limit`).
-    accounts: new AccountService(orm, (accountId) => {
-      apiKeys.callers.clear();
-      links.reads.forgetAccount(accountId);
-    }),
-    apiKeys,
+    accounts: new AccountService(orm, callerChanged),
+    apiKeys: new ApiKeyService(orm, caches.callers, callerChanged),
     links,
     linksBulk: new LinkBulkService(orm, links, destinations),
     linkExport: new LinkExportService(orm, origin),
-    linkImport: new LinkImportService(orm, destinations, changed),
+    linkImport: new LinkImportService(orm, destinations, linkChanged),
     tags: new TagService(orm),
     stats: new StatsService(orm, origin),
-    redirects,
-    // Click counts are part of a link read: this process forgets the links it keeps once clicks are written.
-    clicks: new ClickRecorder(orm, { ...clicks, written: () => links.reads.clear() }),
+    redirects: new RedirectService(orm, {
+      cache: caches.redirects,
+      ...(redirectStaleIfErrorMs === undefined ? {} : { staleIfErrorMs: redirectStaleIfErrorMs }),
+    }),
+    clicks: new ClickRecorder(orm, { ...clicks, written: () => coherence.clicksWritten() }),
     denylist,
     reputation: chain,
+    coherence,
   };
 }

@@ -4,7 +4,7 @@ import { announceCallerChange, type Orm } from '@shortlinks/db';
 import { inTransaction, reader, storable } from '../database/database.ts';
 import { AppError } from '../errors.ts';
 import { newId } from '../ids.ts';
-import { CallerCache } from './caller-cache.ts';
+import type { CallerCache } from './caller-cache.ts';
 
 /** Recognisable prefix of every secret, so leaked keys can be found by secret scanners. */
 export const API_KEY_PREFIX = 'slk_';
@@ -50,10 +50,13 @@ export class ApiKeyService {
   /** Callers recently found, so most requests cost no key lookup (docs/security.md: within 1 s). */
   readonly callers: CallerCache;
   readonly #orm: Orm;
+  readonly #changed: (accountId: string) => void;
 
-  constructor(orm: Orm, callers = new CallerCache()) {
+  /** `changed` hears, after commit, of every account whose key was revoked: it forgets `callers` (cache-coherence.ts). */
+  constructor(orm: Orm, callers: CallerCache, changed: (accountId: string) => void) {
     this.#orm = orm;
     this.callers = callers;
+    this.#changed = changed;
   }
 
   async create(accountId: string): Promise<{ key: ApiKeyView; secret: string }> {
@@ -75,7 +78,7 @@ export class ApiKeyService {
    * when the revocation commits (announced), this one at once.
    */
   async revoke(keyId: string): Promise<boolean> {
-    const revoked = await inTransaction(this.#orm, async (db) => {
+    const accountId = await inTransaction(this.#orm, async (db) => {
       const row = await db
         .updateTable('api_key')
         .set({ revoked_at: new Date() })
@@ -84,10 +87,11 @@ export class ApiKeyService {
         .returning('account_id')
         .executeTakeFirst();
       if (row) await announceCallerChange(db, row.account_id);
-      return row !== undefined;
+      return row?.account_id;
     });
-    if (revoked) this.callers.clear();
-    return revoked;
+    if (accountId === undefined) return false;
+    this.#changed(accountId);
+    return true;
   }
 
   async list(accountId: string): Promise<ApiKeyView[]> {

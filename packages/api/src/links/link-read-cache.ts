@@ -43,7 +43,7 @@ export interface ReadSnapshot {
  * Correct across processes only together with the announcements of account-links changes
  * (`ChangeListener`): it caches nothing until they arrive, and forgets everything when they may
  * have been missed. In this process, every mutation forgets its account's links before it is
- * answered (trpc.ts), so a caller reads its own writes. A read that raced an invalidation does not
+ * answered (cache-coherence.ts), so a caller reads its own writes. A read that raced an invalidation does not
  * store what it read before it.
  */
 export class LinkReadCache {

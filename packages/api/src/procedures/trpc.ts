@@ -64,25 +64,35 @@ export const router = t.router;
 
 /**
  * Needs `Authorization: Bearer <API key>`: the transport found the caller; this only checks there is
- * one. After a mutation, the links this process keeps of the account are forgotten. Domain errors the procedure throws become TRPCErrors whose code carries the spec's HTTP
+ * one. Domain errors the procedure throws become TRPCErrors whose code carries the spec's HTTP
  * status. One middleware for both: each one a call passes through costs a GET measurably
  * (docs/performance.md, bench:api).
  */
-const authed = t.procedure.use(async ({ ctx, next, type }) => {
+const authed = t.procedure.use(async ({ ctx, next }) => {
   if (!ctx.caller) throw toTRPCError(new AppError('UNAUTHORIZED'));
-  const { accountId } = ctx.caller;
   // tRPC merges what `next` is given into the context.
-  const result = await next({ ctx: { accountId } });
-  // A mutation may have changed the account's links: this process forgets those it keeps before
-  // answering, so the caller reads its own writes; other processes hear it announced
-  // (link-read-cache.ts).
-  if (type === 'mutation') ctx.services.links.reads.forgetAccount(accountId);
+  const result = await next({ ctx: { accountId: ctx.caller.accountId } });
   if (!result.ok && result.error.cause instanceof AppError) throw toTRPCError(result.error.cause);
   return result;
 });
 
-/** A procedure of the API, from what it promises: every procedure starts here. */
-export const authedProcedure = (meta: Meta) => authed.meta(meta);
+/**
+ * A mutation may have changed the account's links, even one that failed (a commit whose answer was
+ * lost): once it is answered, this process forgets those it keeps, so the caller reads its own
+ * writes; other processes hear it announced (cache-coherence.ts). Only procedures that REST maps
+ * to a writing method pass through it, so a GET still passes through one middleware.
+ */
+const writing = authed.use(async ({ ctx, next, type }) => {
+  const result = await next();
+  if (type === 'mutation') ctx.services.coherence.accountLinksChanged(ctx.accountId);
+  return result;
+});
+
+/**
+ * A procedure of the API, from what it promises: every procedure starts here. A mutation is mapped
+ * to POST, PUT, PATCH or DELETE (mutations.test.ts), so it is built on {@link writing}.
+ */
+export const authedProcedure = (meta: Meta) => (meta.openapi.method === 'GET' ? authed : writing).meta(meta);
 
 /** The HTTP status of a success of a procedure with this meta, given its result. */
 export function successStatusOf(meta: Pick<Meta, 'success'>, result: unknown): number {
