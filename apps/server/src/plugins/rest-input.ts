@@ -1,9 +1,8 @@
-import { appRouter, type Meta } from '@shortlinks/api';
+import { type Meta, procedureInputSchema } from '@shortlinks/api';
 import { TRPCError } from '@trpc/server';
 import type { FastifyRequest } from 'fastify';
 import {
   coerceSchema,
-  getInputOutputParsers,
   instanceofZodTypeKind,
   instanceofZodTypeLikeVoid,
   instanceofZodTypeObject,
@@ -14,7 +13,6 @@ import {
 /** A REST request's input to its procedure: its query or JSON body, with its path parameters. */
 export type RestInput = Record<string, unknown> | undefined;
 
-type Procedures = Record<string, Parameters<typeof getInputOutputParsers>[0]>;
 type Schema = Parameters<typeof instanceofZodTypeKind>[0];
 
 /**
@@ -29,9 +27,7 @@ type Schema = Parameters<typeof instanceofZodTypeKind>[0];
  *     to coerce, as trpc-to-openapi does on a first request).
  */
 export function restInputOf(path: string, meta: Meta): (request: FastifyRequest) => RestInput {
-  const procedure = (appRouter._def.procedures as unknown as Procedures)[path];
-  if (!procedure) throw new Error(`No procedure at ${path}`);
-  const schema = unwrapZodType(getInputOutputParsers(procedure).inputParser, true);
+  const schema = unwrapZodType(procedureInputSchema(path), true);
   const takesBody = meta.openapi.method !== 'GET' && meta.openapi.method !== 'DELETE';
   const named = namedPathParams(meta);
   if (instanceofZodTypeLikeVoid(schema)) {

@@ -1,7 +1,7 @@
-import { appRouter, callProcedure, everyProcedureMeta, procedureType, successStatus } from '@shortlinks/api';
+import { callProcedure, everyProcedureMeta, procedureType, successStatus, trpcErrorShape } from '@shortlinks/api';
 import { toAppError } from '@shortlinks/api/errors';
 import type { Services } from '@shortlinks/api/services';
-import { getErrorShape, getTRPCErrorFromUnknown, type TRPCError } from '@trpc/server/unstable-core-do-not-import';
+import { getTRPCErrorFromUnknown, type TRPCError } from '@trpc/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { largeBodies } from '../body-limits.ts';
 
@@ -24,7 +24,6 @@ export interface SingleCallOptions {
  */
 export function registerSingleCalls(scope: FastifyInstance, { services, prefix, delegate, onError }: SingleCallOptions): void {
   const large = new Map(largeBodies().map((body) => [body.procedure, body]));
-  const config = appRouter._def._config;
   for (const [path, meta] of everyProcedureMeta()) {
     const type = procedureType(path);
     // A streamed answer is tRPC's own (httpBatchStreamLink).
@@ -48,7 +47,7 @@ export function registerSingleCalls(scope: FastifyInstance, { services, prefix, 
         } catch (cause) {
           const error = getTRPCErrorFromUnknown(cause);
           onError(error);
-          const shape = getErrorShape({ config, ctx, error, input, path, type });
+          const shape = trpcErrorShape(error, { ctx, input, path, type });
           const failure = toAppError(error);
           return reply
             .code(failure.status)

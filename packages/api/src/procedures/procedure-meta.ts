@@ -1,22 +1,16 @@
-import { appRouter } from './root.ts';
+import type { ProcedureType } from '@trpc/server';
+import { procedures } from './root.ts';
+import type { InputSchema } from './router-internals.ts';
 import { type Meta, successStatusOf } from './trpc.ts';
-
-// Every procedure is made by authedProcedure(meta), so each carries a whole Meta.
-const procedures = appRouter._def.procedures as unknown as Record<
-  string,
-  { _def: { meta?: Meta; type: 'query' | 'mutation' | 'subscription' } } | undefined
->;
 
 /** What the procedure at `path` (`links.create`) promises: its REST mapping, success status and errors. */
 export function procedureMeta(path: string): Meta | undefined {
-  return procedures[path]?._def.meta;
+  return procedures.get(path)?.meta;
 }
 
 /** Every procedure's path and meta, for the OpenAPI document. */
 export function everyProcedureMeta(): [path: string, meta: Meta][] {
-  return Object.entries(procedures).flatMap(([path, procedure]) =>
-    procedure?._def.meta ? [[path, procedure._def.meta] as [string, Meta]] : [],
-  );
+  return [...procedures.values()].map(({ path, meta }) => [path, meta]);
 }
 
 /** The HTTP status of a successful call of `path`, the same on both transports (spec: "Success" column). */
@@ -26,6 +20,16 @@ export function successStatus(path: string, result: unknown): number {
 }
 
 /** Whether the procedure at `path` is a query (tRPC: GET) or a mutation (POST). */
-export function procedureType(path: string): 'query' | 'mutation' | 'subscription' | undefined {
-  return procedures[path]?._def.type;
+export function procedureType(path: string): ProcedureType | undefined {
+  return procedures.get(path)?.type;
+}
+
+/**
+ * The input schema of the procedure at `path`, as trpc-to-openapi reads it (its `.input()`s
+ * merged), for the REST route that reads its query or body.
+ */
+export function procedureInputSchema(path: string): InputSchema {
+  const procedure = procedures.get(path);
+  if (!procedure) throw new Error(`No procedure at ${path}`);
+  return procedure.inputSchema();
 }

@@ -1,6 +1,6 @@
-import type { AnyProcedure } from '@trpc/server';
 import type { Context } from './context.ts';
 import { linksRouter } from './links.ts';
+import { errorShapeOf, proceduresOf } from './router-internals.ts';
 import { statsRouter } from './stats.ts';
 import { tagsRouter } from './tags.ts';
 import { router } from './trpc.ts';
@@ -13,8 +13,11 @@ export const appRouter = router({
 
 export type AppRouter = typeof appRouter;
 
-// At run time, a flat record by dotted path (`links.get`), as procedure-meta.ts reads it too.
-const procedures = appRouter._def.procedures as unknown as Record<string, AnyProcedure | undefined>;
+/**
+ * Every procedure by dotted path (`links.get`), read from the router once, when this module is
+ * loaded: a tRPC upgrade that changed what is read stops the server here (router-internals.ts).
+ */
+export const procedures = proceduresOf(appRouter);
 
 /**
  * Calls the procedure at `path` (`links.get`) in-process, for a transport that serves procedures
@@ -23,7 +26,10 @@ const procedures = appRouter._def.procedures as unknown as Record<string, AnyPro
  * built for every request (docs/performance.md, bench:api).
  */
 export function callProcedure(path: string, ctx: Context, input: unknown): Promise<unknown> {
-  const procedure = procedures[path];
+  const procedure = procedures.get(path);
   if (!procedure) throw new Error(`No procedure at ${path}`);
-  return procedure({ path, getRawInput: async () => input, ctx, type: procedure._def.type, signal: undefined, batchIndex: 0 });
+  return procedure.call(ctx, input);
 }
+
+/** tRPC's error shape (through the router's errorFormatter) of a call that failed, for single tRPC calls. */
+export const trpcErrorShape = errorShapeOf(appRouter);
