@@ -159,6 +159,13 @@ describe('destinationProblem', () => {
       },
     );
 
+    test('a local destination is refused for being local, even when the short domain is localhost (a plain install)', () => {
+      expect(destinationProblem('http://localhost:8080/x', 'localhost')).toBe(
+        'must not point to localhost, a private network name or a special-use name',
+      );
+      expect(destinationProblem('http://127.0.0.1:3000/x', '127.0.0.1')).toBe('must not point to a private, loopback or reserved address');
+    });
+
     test('a short domain that is an IP address has no subdomains or look-alikes to refuse', () => {
       expect(destinationProblem('https://example.com/', '8.8.8.8')).toBeUndefined();
       expect(destinationProblem('http://8.8.8.8/', '8.8.8.8')).toEqual(expect.any(String));

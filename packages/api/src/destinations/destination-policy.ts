@@ -37,13 +37,18 @@ export function destinationProblem(rawUrl: string, shortDomainHost: string): str
   return hostProblem(url.hostname.toLowerCase().replace(/\.+$/, ''), shortDomainHost) ?? readingsDisagree(rawUrl, url);
 }
 
-/** Why a host (lower case, no trailing dot) is refused: private, special-use, or leading back to us. */
+/**
+ * Why a host (lower case, no trailing dot) is refused: private, special-use, or leading back to us.
+ * A local host is named as such even when the short domain is local too (`localhost` on a plain
+ * install): an import of `http://localhost:8080/x` is refused for being local, the rule that
+ * would hold on any server, not for being "the short-link domain itself".
+ */
 function hostProblem(host: string, shortDomainHost: string): string | undefined {
   if (host === '') return PRIVATE_HOST_PROBLEM['no-host'];
-  const relation = relationToShortDomain(host, shortDomainHost);
-  if (relation) return SHORT_DOMAIN_PROBLEM[relation];
   const problem = privateHostProblem(host);
-  return problem && PRIVATE_HOST_PROBLEM[problem];
+  if (problem) return PRIVATE_HOST_PROBLEM[problem];
+  const relation = relationToShortDomain(host, shortDomainHost);
+  return relation && SHORT_DOMAIN_PROBLEM[relation];
 }
 
 /** The host of the short domain, lower-cased and without port, for comparisons. */
