@@ -11,4 +11,4 @@ export {
   type FlushObserver,
 } from './click-recorder.ts';
 export { DEFAULT_STALE_IF_ERROR_MS, type RedirectOutcome } from './redirect-service.ts';
-export { VisitLimiter } from './visit-limiter.ts';
+export { boundedAddress, VisitLimiter } from './visit-limiter.ts';
