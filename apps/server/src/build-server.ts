@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import proxyAddr from '@fastify/proxy-addr';
 import { AppError } from '@shortlinks/api/errors';
 import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from '@shortlinks/api/plans';
-import { VisitLimiter } from '@shortlinks/api/redirects';
+import { Visits } from '@shortlinks/api/redirects';
 import type { Services } from '@shortlinks/api/services';
 import { ChangeListener, type Orm } from '@shortlinks/db';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
@@ -75,13 +75,19 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const connections = { ...DEFAULT_CONNECTION_LIMITS, ...options.connectionLimits };
   const rateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
   const trust = trustOf(options.trustProxy);
-  const visits = new VisitLimiter(rateLimits.redirects, rateLimits.windowMs, TRACKED_CLIENTS);
+  // A visit's one entry into the API package, for both paths: this server's limit and country header.
+  const visits = new Visits(services, {
+    limit: rateLimits.redirects,
+    windowMs: rateLimits.windowMs,
+    trackedAddresses: TRACKED_CLIENTS,
+    countryHeader,
+  });
   let log: FastifyBaseLogger | undefined;
   const visitLog = new VisitLog(() => log, options.visitSummaryMs);
   const metrics = options.metrics ? await createServerMetrics({ services, orm, visits: visitLog.counts }) : undefined;
   const app = Fastify({
     // Cached links are answered before Fastify: the hottest path runs no framework (docs/performance.md).
-    serverFactory: fastRedirectServer({ services, visits, countryHeader, trust, visitLog }),
+    serverFactory: fastRedirectServer({ visits, trust, visitLog }),
     ...connectionOptions(connections),
     logger: {
       level: logLevel,
@@ -145,7 +151,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   await app.register(apiScope, { services, baseUrl });
   await app.register(dashboardPlugin, { prefix: '/app' });
   // Outside the API scope, so a redirect runs no CORS hook.
-  await app.register(redirectPlugin, { services, countryHeader, visits, visitCounts: visitLog.counts });
+  await app.register(redirectPlugin, { visits, visitCounts: visitLog.counts });
 
   // What every cache of the process forgets as changes are announced, and when announcements may
   // have been missed, is written once: packages/api/src/cache-coherence.ts. Buffered clicks are

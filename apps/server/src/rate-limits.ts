@@ -1,6 +1,7 @@
 import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit';
 import { AppError } from '@shortlinks/api/errors';
 import { apiRateLimit, type RateLimitSettings } from '@shortlinks/api/plans';
+import { boundedAddress } from '@shortlinks/api/redirects';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { rateLimitRedis, SharedRateCounts, waitForRedis } from './shared-rate-counts.ts';
 
@@ -8,22 +9,12 @@ import { rateLimitRedis, SharedRateCounts, waitForRedis } from './shared-rate-co
 export const TRACKED_CLIENTS = 50_000;
 
 /**
- * The longest address the limits keep (an IPv6 address with an IPv4 tail is 45 characters).
- * Behind a proxy trusted for every hop (`TRUST_PROXY=true`) the address comes from a header the
- * client wrote, up to 16 KiB: kept whole, the tracked keys could hold hundreds of megabytes.
- */
-const ADDRESS_CHARS = 64;
-
-/**
  * The client's address as the rate limits count it: IPv6 clients by their /64, which is what one
  * host or household usually holds; an IPv4 address as it is (normalising it would change nothing,
- * and the redirect route calls this on every visit); forged addresses sharing their first 64
- * characters share a budget, the forger's own.
+ * and the redirect route calls this on every visit); no longer than the limits keep
+ * (`boundedAddress`: a forged X-Forwarded-For may be 16 KiB).
  */
-export const clientAddress = (ip: string): string => {
-  const address = ip.includes(':') ? normalizeIP(ip) : ip;
-  return address.length > ADDRESS_CHARS ? address.slice(0, ADDRESS_CHARS) : address;
-};
+export const clientAddress = (ip: string): string => boundedAddress(ip.includes(':') ? normalizeIP(ip) : ip);
 
 /** The 429 of both transports and of redirects; `statusCode` is for Fastify's own error handler. */
 export function rateLimited(after: string, who: string): AppError {

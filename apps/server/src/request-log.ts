@@ -1,6 +1,6 @@
+import { isBot } from '@shortlinks/api/redirects';
 import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import type { ServerMetrics } from './metrics/server-metrics.ts';
-import { isBot } from './redirects/visit.ts';
 import type { VisitLog } from './redirects/visit-log.ts';
 
 declare module 'fastify' {
@@ -36,7 +36,7 @@ export class OneLinePerRequest extends LogController {
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     if (!error && request.routeOptions.config.visit) {
       const ms = this.#visits.eachLine ? reply.elapsedTime : undefined;
-      this.#visits.visited(request.method, request.url, reply.statusCode, isBot(request.headers), ms);
+      this.#visits.visited(request.method, request.url, reply.statusCode, isBot(request.headers['user-agent']), ms);
       return;
     }
     const route = request.routeOptions.url ?? UNMATCHED;

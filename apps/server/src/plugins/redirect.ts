@@ -1,18 +1,14 @@
-import type { RedirectOutcome, VisitLimiter } from '@shortlinks/api/redirects';
-import type { Services } from '@shortlinks/api/services';
+import type { RedirectOutcome, Visits } from '@shortlinks/api/redirects';
 import { LIMITS, SLUG_PATTERN } from '@shortlinks/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { clientAddress } from '../rate-limits.ts';
-import { recordVisit, redirectHeaders, visitRefusal } from '../redirects/visit.ts';
+import { redirectHeaders, visitRefusal } from '../redirects/visit.ts';
 import type { VisitCounts } from '../redirects/visit-counts.ts';
 import { GONE_PAGE, HOME_PAGE, NOT_FOUND_PAGE, sendPage, UNAVAILABLE_PAGE, UNAVAILABLE_RETRY_AFTER_SECONDS } from './redirect-pages.ts';
 
 export interface RedirectPluginOptions {
-  services: Services;
-  /** Lower-cased header a trusted proxy sets to the visitor's country (statistics only). */
-  countryHeader?: string | undefined;
-  /** Visits per visitor IP (docs/security.md), counted before any lookup. */
-  visits: VisitLimiter;
+  /** Where a slug leads, the limit per visitor (counted before any lookup) and the click: the same `Visits` as the fast path's. */
+  visits: Visits;
   /** Where the redirect cache's hits and misses are counted (the visits themselves are counted by the request log). */
   visitCounts: VisitCounts;
 }
@@ -30,9 +26,7 @@ type SlugRequest = FastifyRequest<{ Params: { slug: string } }>;
  * echo of the client's X-Request-Id (build-server.ts), both synchronous; for a cached slug it stays
  * synchronous (docs/performance.md).
  */
-export async function redirectPlugin(app: FastifyInstance, { services, countryHeader, visits, visitCounts }: RedirectPluginOptions) {
-  const { redirects, clicks } = services;
-
+export async function redirectPlugin(app: FastifyInstance, { visits, visitCounts }: RedirectPluginOptions) {
   app.get('/', async (_request, reply) => reply.type('text/html; charset=utf-8').send(HOME_PAGE));
   app.get('/favicon.ico', async (_request, reply) => reply.code(204).send());
   app.get('/robots.txt', async (_request, reply) => reply.type('text/plain').send('User-agent: *\nAllow: /\n'));
@@ -45,7 +39,7 @@ export async function redirectPlugin(app: FastifyInstance, { services, countryHe
       return sendPage(reply.header('retry-after', String(UNAVAILABLE_RETRY_AFTER_SECONDS)), 503, UNAVAILABLE_PAGE);
     }
 
-    recordVisit(clicks, countryHeader, { method: request.method, headers: request.headers, ip: request.ip }, outcome.linkId, now);
+    visits.recordClick(outcome.linkId, now, request.method, request.headers, request.ip);
     return reply.code(302).headers(redirectHeaders(outcome.location)).send();
   }
 
@@ -62,13 +56,13 @@ export async function redirectPlugin(app: FastifyInstance, { services, countryHe
       sendPage(reply, 404, NOT_FOUND_PAGE);
       return;
     }
-    const cached = redirects.resolveCached(slug, now);
+    const cached = visits.resolveCached(slug, now);
     if (cached) {
       visitCounts.cacheHits++;
       answer(request, reply, cached, now);
       return;
     }
     visitCounts.cacheMisses++;
-    return redirects.resolve(slug, now).then((outcome) => answer(request, reply, outcome, now));
+    return visits.resolve(slug, now).then((outcome) => answer(request, reply, outcome, now));
   });
 }

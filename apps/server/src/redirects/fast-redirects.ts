@@ -1,13 +1,12 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
-import type { VisitLimiter } from '@shortlinks/api/redirects';
-import type { Services } from '@shortlinks/api/services';
+import { isBot, type Visits } from '@shortlinks/api/redirects';
 import { isReservedSlug } from '@shortlinks/contract/rules';
 import type { FastifyServerOptions } from 'fastify';
 import { announcesBody } from '../connection-limits.ts';
 import { clientAddress } from '../rate-limits.ts';
 import { incomingRequestId, REQUEST_ID_HEADER } from '../request-id.ts';
-import { isBot, recordVisit, redirectHeaders, visitRefusal } from './visit.ts';
+import { redirectHeaders, visitRefusal } from './visit.ts';
 import type { VisitLog } from './visit-log.ts';
 
 /** `/slug` or `/slug?query`: one path segment of slug characters, at most 64 (the spec's limit). */
@@ -17,9 +16,8 @@ const SLUG_PATH = /^\/([A-Za-z0-9_-]{1,64})(?:\?|$)/;
 export type TrustProxy = (address: string, hop: number) => boolean;
 
 export interface FastRedirectOptions {
-  services: Services;
-  visits: VisitLimiter;
-  countryHeader: string | undefined;
+  /** Where a slug leads, the limit per visitor and the click: the same `Visits` as Fastify's route. */
+  visits: Visits;
   /** The same trust Fastify is given; none: the socket's address. */
   trust: TrustProxy | undefined;
   /** Where visits are counted and logged. */
@@ -33,9 +31,9 @@ export interface FastRedirectOptions {
  * A cached redirect is the hottest path of the server and has nothing for a framework to do:
  * no body, no hooks, one answer from memory. Going through Fastify's routing, request and reply
  * objects and per-request logger cost more than the rest of the visit together
- * (docs/performance.md). What the visit does is the same code as on Fastify's route
- * (redirects/visit.ts): the limit per visitor, the click, the same headers, and the same request
- * log line. Anything else (a slug not cached yet, unknown or expired, a reserved word, another
+ * (docs/performance.md). What the visit does is the same code as on Fastify's route: the API
+ * package's `Visits` (the limit per visitor, the click) and redirects/visit.ts (the same headers),
+ * and the same request log line. Anything else (a slug not cached yet, unknown or expired, a reserved word, another
  * method, a request with a body, percent-encoded paths) goes to Fastify, which counts and answers it once.
  */
 export function fastRedirectServer(fast: FastRedirectOptions) {
@@ -53,18 +51,14 @@ export function fastRedirectServer(fast: FastRedirectOptions) {
 }
 
 /** Answers a visit of a cached, redirecting link; false when Fastify must answer the request. */
-function answerCachedVisit(
-  { services, visits, countryHeader, trust, visitLog }: FastRedirectOptions,
-  request: IncomingMessage,
-  response: ServerResponse,
-): boolean {
+function answerCachedVisit({ visits, trust, visitLog }: FastRedirectOptions, request: IncomingMessage, response: ServerResponse): boolean {
   const { method, url } = request;
   // A visit with a body (rare, odd) goes to Fastify, which closes its connection unread (connection-limits.ts).
   if ((method !== 'GET' && method !== 'HEAD') || url === undefined || announcesBody(request)) return false;
   const slug = SLUG_PATH.exec(url)?.[1];
   if (slug === undefined || isReservedSlug(slug)) return false;
   const now = Date.now();
-  const outcome = services.redirects.resolveCached(slug, now);
+  const outcome = visits.resolveCached(slug, now);
   if (outcome?.kind !== 'redirect') return false;
   visitLog.counts.cacheHits++;
 
@@ -78,7 +72,7 @@ function answerCachedVisit(
   let status: number;
   let bot: boolean;
   if (retryAfter === undefined) {
-    bot = recordVisit(services.clicks, countryHeader, { method, headers: request.headers, ip }, outcome.linkId, now);
+    bot = visits.recordClick(outcome.linkId, now, method, request.headers, ip);
     status = 302;
     // With its length said, as Fastify says it: else Node would send an empty chunked body.
     response.writeHead(status, { ...redirectHeaders(outcome.location), 'content-length': '0' }).end();
@@ -86,7 +80,7 @@ function answerCachedVisit(
     const refusal = visitRefusal(visits, retryAfter);
     const body = JSON.stringify(refusal.body);
     status = 429;
-    bot = isBot(request.headers);
+    bot = isBot(request.headers['user-agent']);
     response
       .writeHead(status, {
         ...refusal.headers,

@@ -47,12 +47,27 @@ function asConflict(error: unknown): unknown {
   return conflict ? new AppError(conflict.code, conflict.message, conflict.field) : error;
 }
 
+/*
+ * Every service reaches PostgreSQL through the two handles below (and `inTransaction` for writes
+ * that take several statements), never through `em.fork().getKysely()`. A fork's query builder is
+ * the pool's client, the same one these hand out; a fork only keeps the work outside a
+ * transaction of the entity manager, and no code here opens one (see `inTransaction`), so the fork
+ * bought nothing but its cost: a tenth of a read, and with value conversion a plugin made per call.
+ *
+ * Two handles, not one: they differ in what comes back. `reader` converts values as the entities
+ * declare them, which every service except the hottest paths relies on; `plainReader` converts
+ * nothing, at a fraction of the cost, for the reads and writes that select or send plain values
+ * (docs/performance.md). Both are made once per ORM.
+ */
+
 /** The query builder of each ORM, made once: a fork of the entity manager per call cost a tenth of a read. */
 const builders = new WeakMap<Orm, Db>();
 
 /**
- * The query builder for reads that need no transaction, on the ORM's pool. Queries go to the pool
- * directly: nothing here uses the entity manager's identity map or unit of work, so no fork is made.
+ * The query builder for work that needs no transaction, on the ORM's pool, with values converted
+ * as the entities declare them (timestamps as Date, bigint counters as number). Queries go to the
+ * pool directly: nothing here uses the entity manager's identity map or unit of work, so no fork
+ * is made.
  */
 export function reader(orm: Orm): Db {
   let db = builders.get(orm);
@@ -67,9 +82,11 @@ export function reader(orm: Orm): Db {
 const plainBuilders = new WeakMap<Orm, Db>();
 
 /**
- * The query builder without the ORM's value conversion, for the hottest reads: their rows come as
- * `pg` gives them (timestamps as text, so such reads select them as Unix ms), at a fraction of the
- * cost of converting every row by the entities' metadata (docs/performance.md).
+ * The query builder without the ORM's value conversion, on the ORM's pool, for the hottest reads:
+ * their rows come as `pg` gives them (timestamps as text, so such reads select them as Unix ms),
+ * at a fraction of the cost of converting every row by the entities' metadata
+ * (docs/performance.md). Also the click recorder's, whose statements are single statements in
+ * raw SQL (a batch of clicks, the salts, the housekeeping): nothing in them to convert.
  */
 export function plainReader(orm: Orm): Db {
   let db = plainBuilders.get(orm);

@@ -42,6 +42,11 @@ export function agentClass(userAgent: string | undefined): AgentClass {
   return describeAgent(userAgent).device;
 }
 
+/** Whether a User-Agent is a bot's (see {@link describeAgent}): its visits are redirected, never counted. */
+export function isBot(userAgent: string | undefined): boolean {
+  return agentClass(userAgent) === 'bot';
+}
+
 const RECENT_LIMIT = 5_000;
 /** Real User-Agents are a few hundred characters; longer ones are described again each time. */
 const RECENT_AGENT_CHARS = 1_024;

@@ -1,6 +1,7 @@
 import { DAY_MS } from '@shortlinks/contract';
-import type { Database, Orm } from '@shortlinks/db';
-import { type Kysely, sql } from 'kysely';
+import type { Orm } from '@shortlinks/db';
+import { sql } from 'kysely';
+import { type Db, plainReader } from '../database/database.ts';
 import type { VisitorAgent } from './agent-class.ts';
 import { type ClickGroup, writeClickBatch } from './click-batch.ts';
 import { isoDay, VisitorSalts } from './visitor-salts.ts';
@@ -239,8 +240,9 @@ export class ClickRecorder {
     return this.#flushing;
   }
 
-  #db(): Kysely<Database> {
-    return this.#orm.em.fork().getKysely<Database>();
+  /** Unconverted: every statement is raw SQL of plain values, one statement each, outside any transaction. */
+  #db(): Db {
+    return plainReader(this.#orm);
   }
 
   /** One flush: the buffered groups, then the hourly housekeeping, which runs whatever the write met. */

@@ -1,5 +1,9 @@
-/** The redirect path's pieces the server wires in: visitor descriptions, click recording, the visit limiter. */
-export { agentClass, countryCode, describeAgent, referrerHost, type VisitorAgent } from './agent-class.ts';
+/**
+ * The redirect path's pieces the server wires in: a visit's one entry (`Visits`), the click
+ * recorder (started, flushed and stopped with the server; its counts for metrics), and the
+ * descriptions of a visitor the server's logs and tests share.
+ */
+export { describeAgent, isBot, type VisitorAgent } from './agent-class.ts';
 export {
   type ClickCounts,
   type ClickEvent,
@@ -11,4 +15,5 @@ export {
   type FlushObserver,
 } from './click-recorder.ts';
 export { DEFAULT_STALE_IF_ERROR_MS, type RedirectOutcome } from './redirect-service.ts';
-export { VisitLimiter } from './visit-limiter.ts';
+export { boundedAddress } from './visit-limiter.ts';
+export { type VisitHeaders, type VisitSettings, Visits } from './visits.ts';

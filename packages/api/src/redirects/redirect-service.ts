@@ -1,4 +1,5 @@
-import type { Database, Orm } from '@shortlinks/db';
+import type { Orm } from '@shortlinks/db';
+import { reader } from '../database/database.ts';
 import { isDatabaseUnavailable } from '../database/database-unavailable.ts';
 import { NO_LINK, RedirectCache, type RedirectTarget } from './redirect-cache.ts';
 
@@ -85,9 +86,8 @@ export class RedirectService {
   }
 
   async #load(slug: string): Promise<RedirectTarget | undefined> {
-    const row = await this.#orm.em
-      .fork()
-      .getKysely<Database>({ convertValues: true })
+    // Converted: `expires_at` comes as a Date. A miss is read once per slug, then cached.
+    const row = await reader(this.#orm)
       .selectFrom('link')
       .select(['id', 'destination_url', 'expires_at', 'expiration_url'])
       .where('slug', '=', slug)

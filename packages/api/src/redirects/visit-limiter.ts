@@ -1,11 +1,17 @@
 import { LRUCache } from 'lru-cache';
 
 /**
- * The longest address the limiter keeps (an IPv6 address with an IPv4 tail is 45 characters).
- * Behind a proxy trusted for every hop (`TRUST_PROXY=true`) the address comes from a header the
- * visitor wrote, up to 16 KiB: kept whole, 50,000 of them would hold 800 MB.
+ * The longest address the rate limits keep, this limiter's and the API's (an IPv6 address with an
+ * IPv4 tail is 45 characters). Behind a proxy trusted for every hop (`TRUST_PROXY=true`) the
+ * address comes from a header the visitor wrote, up to 16 KiB: kept whole, 50,000 of them would
+ * hold 800 MB.
  */
 const ADDRESS_CHARS = 64;
+
+/** An address as the rate limits keep it: forged addresses sharing their first 64 characters share a budget, the forger's own. */
+export function boundedAddress(address: string): string {
+  return address.length > ADDRESS_CHARS ? address.slice(0, ADDRESS_CHARS) : address;
+}
 
 /** One address's current window. */
 interface VisitWindow {
@@ -36,8 +42,7 @@ export class VisitLimiter {
    * the whole seconds until its window ends (the visit is refused).
    */
   countVisit(address: string, now: number): number | undefined {
-    // Forged addresses sharing their first 64 characters share a budget: only the forger's own.
-    if (address.length > ADDRESS_CHARS) address = address.slice(0, ADDRESS_CHARS);
+    address = boundedAddress(address);
     let window = this.#windows.get(address);
     if (window === undefined || now - window.startedAt >= this.#windowMs) {
       window = { startedAt: now, visits: 0 };

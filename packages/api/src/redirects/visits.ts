@@ -1,0 +1,93 @@
+import { countryCode, describeAgent, referrerHost } from './agent-class.ts';
+import type { ClickRecorder } from './click-recorder.ts';
+import type { RedirectOutcome, RedirectService } from './redirect-service.ts';
+import { VisitLimiter } from './visit-limiter.ts';
+
+/** A visit's request headers as Node gives them: only their shape, the API package has no HTTP. */
+export interface VisitHeaders {
+  readonly 'user-agent'?: string | undefined;
+  readonly referer?: string | undefined;
+  readonly [name: string]: string | string[] | undefined;
+}
+
+/** What a server says of its visits: the limit per visitor and where the country comes from. */
+export interface VisitSettings {
+  /** Visits per visitor address and window (`REDIRECT_RATE_LIMIT`, docs/security.md). */
+  limit: number;
+  windowMs: number;
+  /** Addresses counted at most; the least recently seen are forgotten first. */
+  trackedAddresses: number;
+  /** Lower-cased header a trusted proxy sets to the visitor's country (statistics only); none: unknown. */
+  countryHeader?: string | undefined;
+}
+
+/**
+ * Everything a short-link visit needs of this package, in one place: where the slug leads, whether
+ * the visitor is within the limit, and the click. The server answers the visit (on its fast path
+ * for cached links and on its Fastify route for the rest, docs/redirects.md) and calls here once
+ * per step; the visitor's description (bot or not, browser, OS, referrer host, country) and the
+ * click are made here, from the request's raw headers, so no step goes back to the server.
+ *
+ * The hottest path of the server calls this: no step allocates more than the click it records,
+ * makes a closure or awaits (docs/performance.md).
+ */
+export class Visits {
+  readonly #redirects: RedirectService;
+  readonly #clicks: ClickRecorder;
+  readonly #limiter: VisitLimiter;
+  readonly #countryHeader: string | undefined;
+
+  constructor({ redirects, clicks }: { redirects: RedirectService; clicks: ClickRecorder }, settings: VisitSettings) {
+    this.#redirects = redirects;
+    this.#clicks = clicks;
+    this.#limiter = new VisitLimiter(settings.limit, settings.windowMs, settings.trackedAddresses);
+    this.#countryHeader = settings.countryHeader;
+  }
+
+  /** Visits per address and window: what a refusal says its limit is. */
+  get limit(): number {
+    return this.#limiter.max;
+  }
+
+  /** Where `slug` leads at `now`, from the redirect cache alone; undefined when it is not cached. */
+  resolveCached(slug: string, now: number): RedirectOutcome | undefined {
+    return this.#redirects.resolveCached(slug, now);
+  }
+
+  /** Where `slug` leads at `now`, from the cache or from PostgreSQL (docs/redirects.md). */
+  resolve(slug: string, now: number): Promise<RedirectOutcome> {
+    return this.#redirects.resolve(slug, now);
+  }
+
+  /**
+   * Counts a visit from `address` (the client's address as the rate limits count it) at `now`:
+   * undefined when it is within the limit, else the whole seconds until its window ends.
+   */
+  countVisit(address: string, now: number): number | undefined {
+    return this.#limiter.countVisit(address, now);
+  }
+
+  /**
+   * Records a redirected visit as a click, unless it is a HEAD request or a bot's
+   * (docs/redirects.md). The client address `ip` is only hashed with the day's salt
+   * (docs/statistics.md), never stored. Says whether the visitor is a bot, which the server's
+   * counts of visits need.
+   */
+  recordClick(linkId: string, now: number, method: string | undefined, headers: VisitHeaders, ip: string): boolean {
+    const userAgent = headers['user-agent'];
+    const agent = describeAgent(userAgent);
+    if (agent.device === 'bot') return true;
+    if (method !== 'GET') return false;
+    const countryHeader = this.#countryHeader;
+    this.#clicks.record({
+      linkId,
+      at: now,
+      referrerHost: referrerHost(headers.referer),
+      agent,
+      country: countryHeader ? countryCode(headers[countryHeader]) : null,
+      clientIp: ip,
+      userAgent,
+    });
+    return false;
+  }
+}
