@@ -54,8 +54,9 @@ const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\
 
 /**
  * Unix milliseconds of a timestamp; a time without a zone is UTC (YOURLS keeps UTC, Kutt on SQLite
- * writes UTC), a date alone is its midnight UTC. Anything else, or a date that does not exist
- * (`2024-02-30`), refuses the row.
+ * writes UTC), a date alone is its midnight UTC. Anything else, a date that does not exist
+ * (`2024-02-30`) or an offset no zone has (`+99:99`: more than 14 hours, or 60 minutes or more),
+ * refuses the row.
  */
 export function timestamp(value: string | undefined, field: string): number | undefined {
   if (value === undefined) return undefined;
@@ -73,14 +74,23 @@ export function timestamp(value: string | undefined, field: string): number | un
     check.getUTCMinutes() === fields[4] &&
     check.getUTCSeconds() === fields[5];
   if (!exists) refuse(invalid(field, `${field} is not a date that exists: ${JSON.stringify(value)}`));
-  return local - zoneOffsetMinutes(zone) * 60_000;
+  const offset = zoneOffsetMinutes(zone);
+  if (offset === undefined) refuse(invalid(field, `${field} has a time zone offset no zone has: ${JSON.stringify(value)}`));
+  return local - offset * 60_000;
 }
 
-function zoneOffsetMinutes(zone: string): number {
+/** Offsets in use run from -12:00 to +14:00 (Kiribati); ISO 8601 allows no minutes past 59. */
+const LARGEST_OFFSET_MINUTES = 14 * 60;
+
+/** The zone's offset from UTC in minutes, or undefined for one that no zone has. */
+function zoneOffsetMinutes(zone: string): number | undefined {
   if (zone.toUpperCase() === 'Z') return 0;
   const sign = zone.startsWith('-') ? -1 : 1;
   const digits = zone.slice(1).replace(':', '');
-  return sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4) || '0'));
+  const hours = Number(digits.slice(0, 2));
+  const minutes = Number(digits.slice(2, 4) || '0');
+  const total = hours * 60 + minutes;
+  return minutes > 59 || total > LARGEST_OFFSET_MINUTES ? undefined : sign * total;
 }
 
 /**
