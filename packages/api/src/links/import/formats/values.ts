@@ -1,4 +1,5 @@
 import type { ImportedLink, RowProblem } from '../import-row.ts';
+import { foreignTagNames } from './foreign-title.ts';
 
 /** A row's reading: the link, or why there is none. */
 export type RowReading = { link: ImportedLink } | { problem: RowProblem };
@@ -116,14 +117,13 @@ export function slugOfShortUrl(value: string | undefined, field: string): string
   }
 }
 
-/** Tag names joined with `separator` (each tool's own: see its reader), without empty ones. */
+/**
+ * Tag names another tool joined with `separator` (each tool's own: see its reader), without empty
+ * ones, cleaned as foreign tag names are (foreignTagNames).
+ */
 export function splitTags(value: string | undefined, separator: string): string[] | undefined {
   if (value === undefined || value.trim() === '') return undefined;
-  const tags = value
-    .split(separator)
-    .map((tag) => tag.trim())
-    .filter((tag) => tag !== '');
-  return tags.length > 0 ? tags : undefined;
+  return foreignTagNames(value.split(separator));
 }
 
 /** A JSON item's key that should hold text: null or absent is absent, another type refuses the row. */
