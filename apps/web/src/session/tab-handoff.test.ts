@@ -82,6 +82,7 @@ describe('only pages of the dashboard are handed the key', () => {
   test('a secret planted in the cookie by another page is not where a signed-in tab answers', async () => {
     visit('/docs/');
     const planted = 'f'.repeat(32);
+    // biome-ignore lint/suspicious/noDocumentCookie: what a script on another page would write.
     document.cookie = `${HANDOFF_COOKIE}=${planted}; Path=/app`;
     visit('/app/');
     stops.push(serveOpenTabs('slk_session_key', () => undefined));

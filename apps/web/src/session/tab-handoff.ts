@@ -52,6 +52,7 @@ function writeCookie(value: string, extra = ''): void {
   if (typeof document === 'undefined') return;
   const secure = location.protocol === 'https:' ? '; Secure' : '';
   // A session cookie: gone with the browser session, like the key kept for it.
+  // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API needs HTTPS, which a dashboard on a LAN may lack.
   document.cookie = `${HANDOFF_COOKIE}=${value}; Path=${DASHBOARD_PATH}; SameSite=Strict${secure}${extra}`;
 }
 
