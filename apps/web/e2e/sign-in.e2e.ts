@@ -108,6 +108,39 @@ describe('signing in', () => {
     expect(await stored(first)).toEqual({ session: null, local: null });
   });
 
+  test('a page outside the dashboard (the API reference at /docs) is never handed the key; the reference works under its CSP', async () => {
+    const { context, watch } = await freshProfile();
+    const dashboard = await context.newPage();
+    await signInWith(dashboard, server.origin, account.key);
+    await dashboard.getByTestId('link-row').first().waitFor();
+
+    const docs = await context.newPage();
+    await docs.goto(`${server.origin}/docs/`);
+    await docs.getByRole('heading', { name: 'Shortlinks API' }).first().waitFor();
+    // What a script on /docs could do: ask on the channel the dashboard used, and look for its secret.
+    const heard = await docs.evaluate(async () => {
+      const messages: unknown[] = [];
+      const channel = new BroadcastChannel('shortlinks.dashboard.session');
+      channel.onmessage = ({ data }) => messages.push(data);
+      channel.postMessage({ kind: 'ask' });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      channel.close();
+      return { messages, cookie: document.cookie };
+    });
+    expect(heard).toEqual({ messages: [], cookie: '' });
+    // The reference page's one refusal: zod, inside Scalar's bundle, probes once whether eval is
+    // allowed (`Function('')`) and works without it. Nothing else was refused or failed; the last
+    // scenario checks this profile's requests stayed on the server.
+    expect(watch.violations).toEqual(['CSP violation: script-src blocked eval']);
+    watch.violations.length = 0;
+    expect(watch.errors).toEqual([]);
+
+    // A dashboard tab opened now is still handed the key.
+    const other = await context.newPage();
+    await other.goto(`${server.origin}/app/tags`);
+    await other.getByRole('button', { name: 'Sign out' }).waitFor();
+  });
+
   test('"Remember on this device" keeps it for new tabs too; signing out removes it everywhere', async () => {
     const { context } = await freshProfile();
     const page = await context.newPage();

@@ -79,11 +79,14 @@ export function trpcErrorBody(error: AppError) {
   };
 }
 
-/** Messages for request fields that exist elsewhere but may not be sent here. */
-const UNCHANGEABLE_FIELDS: Record<string, string> = {
-  slug: 'slug cannot be changed after creation',
-  external_id: 'external_id cannot be changed here; POST /links/upsert can set it',
-};
+/**
+ * Messages for request fields that exist elsewhere but may not be sent here. A Map, not an object:
+ * a field is named by the caller, and an object would answer `constructor` with what it inherits.
+ */
+const UNCHANGEABLE_FIELDS = new Map([
+  ['slug', 'slug cannot be changed after creation'],
+  ['external_id', 'external_id cannot be changed here; POST /links/upsert can set it'],
+]);
 
 /**
  * Turns an input validation failure into the spec's error: the first problem, with its top-level
@@ -96,7 +99,7 @@ export function fromZodError(error: ZodError, input?: unknown): AppError {
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0] ?? 'body';
     const field = issue.path.length > 0 ? String(issue.path[0]) : key;
-    return validationError(field, UNCHANGEABLE_FIELDS[key] ?? `Unknown field "${[...issue.path, key].join('.')}"`);
+    return validationError(field, UNCHANGEABLE_FIELDS.get(key) ?? `Unknown field "${[...issue.path, key].join('.')}"`);
   }
   const field = issue.path.length > 0 ? String(issue.path[0]) : 'body';
   if (field === 'body') return validationError('body', 'The body must be a JSON object');

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LIMITS, TAG_COLORS } from './limits.ts';
 import { slugProblem } from './slug.ts';
-import { CONTROL_CHARACTER, CONTROL_CHARACTER_EXCEPT_BREAKS, charCount, LONE_SURROGATE } from './text-rules.ts';
+import { CONTROL_CHARACTER, CONTROL_CHARACTER_EXCEPT_BREAKS, charCount, hiddenCharacterProblem, LONE_SURROGATE } from './text-rules.ts';
 import { UTM_KEYS, type UtmKey } from './utm-keys.ts';
 
 const wellFormed = (value: string) => !LONE_SURROGATE.test(value);
@@ -17,9 +17,16 @@ function text(max: number, what: string) {
 
 /**
  * One line of text a person names something with (a title, a tag name, an external id): trimmed,
- * 1 to `max` characters, no control characters or line breaks, valid Unicode.
+ * 1 to `max` characters, no control characters or line breaks, valid Unicode; and, for what the
+ * dashboard shows as a name (`shown`: titles and tag names), no character that hides or reorders
+ * text (HIDDEN_CHARACTER, docs/api-decisions.md).
  */
-function trimmedText(what: string, max: number, example: string, controlMessage = 'must not contain control characters or line breaks') {
+function trimmedText(
+  what: string,
+  max: number,
+  example: string,
+  { controlMessage = 'must not contain control characters or line breaks', shown = false } = {},
+) {
   return z
     .string({ error: `${what} must be a string` })
     .trim()
@@ -27,6 +34,10 @@ function trimmedText(what: string, max: number, example: string, controlMessage 
     .refine((value) => charCount(value) <= max, `${what} must be at most ${max} characters`)
     .refine((value) => !CONTROL_CHARACTER.test(value), `${what} ${controlMessage}`)
     .refine(wellFormed, notWellFormed(what))
+    .superRefine((value, ctx) => {
+      const problem = shown ? hiddenCharacterProblem(what, value) : undefined;
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
     .meta({ maxLength: max, example });
 }
 
@@ -55,7 +66,7 @@ function isHttpUrl(value: string): boolean {
   }
 }
 
-export const titleField = trimmedText('title', LIMITS.titleChars, 'Spring launch');
+export const titleField = trimmedText('title', LIMITS.titleChars, 'Spring launch', { shown: true });
 
 export const destinationUrlField = absoluteHttpUrl('destination_url');
 export const expirationUrlField = absoluteHttpUrl('expiration_url');
@@ -88,7 +99,7 @@ export const tagIdsField = z
   .max(LIMITS.tagsPerLink, `a link carries at most ${LIMITS.tagsPerLink} tags`)
   .meta({ example: ['tag_4hG7Qx2LpZ'] });
 
-export const tagNameField = trimmedText('name', LIMITS.tagNameChars, 'Campaigns');
+export const tagNameField = trimmedText('name', LIMITS.tagNameChars, 'Campaigns', { shown: true });
 
 export const tagNamesField = z
   .array(tagNameField, { error: 'tag_names must be an array of tag names' })
@@ -113,6 +124,8 @@ export const expiresAtField = z
   .nullable()
   .meta({ description: 'Unix milliseconds; in the future, at most 10 years ahead.', example: 1893456000000 });
 
-export const externalIdField = trimmedText('external_id', LIMITS.externalIdChars, 'crm-4711', 'must not contain control characters');
+export const externalIdField = trimmedText('external_id', LIMITS.externalIdChars, 'crm-4711', {
+  controlMessage: 'must not contain control characters',
+});
 
 export const tagColorField = z.enum(TAG_COLORS, { error: `color must be one of ${TAG_COLORS.join(', ')}` });

@@ -1,11 +1,31 @@
 import { z } from 'zod';
 
-/** The file formats of GET /links/export (docs/import-export.md). */
+/** The file formats of GET /links/export (docs/import-export.md): `?format=`. */
 export const EXPORT_FORMATS = ['csv', 'jsonl'] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/**
+ * How a CSV export writes a value a spreadsheet would run as a formula: `guarded` (the default)
+ * with a `'` in front, `raw` as it is, for programs (docs/import-export.md, "Spreadsheet formulas").
+ */
+export const CSV_FORMULAS = ['guarded', 'raw'] as const;
+
+/**
+ * How an export file is written: a format of {@link EXPORT_FORMATS}, or `csv-raw`, the CSV with
+ * `csv_formulas=raw`. The CSV flavour travels with the format so that the export service, which
+ * only passes it to the writer, needs no option of its own.
+ */
+export type ExportFormat = (typeof EXPORT_FORMATS)[number] | 'csv-raw';
+
+/** The file an export query asks for. */
+export function exportFormatOf(query: {
+  format: (typeof EXPORT_FORMATS)[number];
+  csv_formulas: (typeof CSV_FORMULAS)[number];
+}): ExportFormat {
+  return query.format === 'csv' && query.csv_formulas === 'raw' ? 'csv-raw' : query.format;
+}
 
 /** The media type each export format is answered with over REST. */
-export const EXPORT_MEDIA_TYPES: Record<ExportFormat, string> = {
+export const EXPORT_MEDIA_TYPES: Record<(typeof EXPORT_FORMATS)[number], string> = {
   csv: 'text/csv; charset=utf-8',
   jsonl: 'application/jsonl; charset=utf-8',
 };
@@ -16,6 +36,15 @@ export const ExportLinksQuerySchema = z.strictObject({
     .enum(EXPORT_FORMATS, { error: `format must be one of ${EXPORT_FORMATS.join(', ')}` })
     .default('csv')
     .meta({ description: '`csv` (RFC 4180, the default) or `jsonl` (one JSON object a line).' }),
+  csv_formulas: z
+    .enum(CSV_FORMULAS, { error: `csv_formulas must be one of ${CSV_FORMULAS.join(', ')}` })
+    .default('guarded')
+    .meta({
+      description:
+        "`guarded` (the default): a CSV cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return gets a `'` in front, so a " +
+        'spreadsheet shows it as text instead of running it; our import removes it again. `raw`: values as they are, for programs. ' +
+        'JSON Lines always carries values as they are.',
+    }),
 });
 export type ExportLinksQuery = z.infer<typeof ExportLinksQuerySchema>;
 

@@ -23,6 +23,11 @@ describe('linkTitleOf: a page title as a link title', () => {
     expect(linkTitleOf(' \n ', 'https://www.example.com/a')).toBe('www.example.com');
   });
 
+  test('characters that hide or reorder text are dropped; the joiners emoji need stay', () => {
+    expect(linkTitleOf('\u202AVideo\u202C \u200Btitle \u202Egnp', 'https://example.com/')).toBe('Video title gnp');
+    expect(linkTitleOf('👨\u200D👩\u200D👧', 'https://example.com/')).toBe('👨\u200D👩\u200D👧');
+  });
+
   test('whatever the page title, the server accepts the link title', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 400 }), (pageTitle) => {

@@ -23,13 +23,17 @@ const USAGE = `Usage: pnpm shortlinks <command>
   denylist add DOMAIN|URL_PREFIX [--json]
   denylist remove DOMAIN|URL_PREFIX [--json]
   denylist list [--json]
-  export --account ACCOUNT_ID [--format csv|jsonl] [--output FILE]
+  export --account ACCOUNT_ID [--format csv|jsonl] [--raw-csv] [--output FILE]
   import --account ACCOUNT_ID FILE [--format FORMAT] [--on-conflict skip|update|fail] [--dry-run] [--json]
   backup [--output FILE|-]
   restore FILE
 
 --rate-limit: API requests per minute for each of the account's keys; \`default\` follows the plan
 (API_RATE_LIMIT_<PLAN>), \`none\` removes the limit. Running servers apply changes within a second.
+
+export guards spreadsheet formulas in CSV: a cell starting with = + - @, a tab or a carriage return
+gets a ' in front, so a spreadsheet shows it instead of running it; import removes it again.
+--raw-csv writes values as they are, for programs (docs/import-export.md).
 
 backup writes every table in one consistent snapshot while servers keep running; restore loads a
 backup into an EMPTY database, then applies newer migrations (docs/operations.md).
@@ -51,6 +55,7 @@ function readArguments(argv: string[]) {
         account: { type: 'string' },
         format: { type: 'string' },
         output: { type: 'string' },
+        'raw-csv': { type: 'boolean', default: false },
         out: { type: 'string' },
         'on-conflict': { type: 'string' },
         'dry-run': { type: 'boolean', default: false },

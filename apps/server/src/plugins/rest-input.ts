@@ -56,7 +56,9 @@ export function restInputOf(path: string, meta: Meta): (request: FastifyRequest)
     };
   }
   return (request) => {
-    const input: Record<string, unknown> = {};
+    // Without a prototype, `input.__proto__ = …` makes a key like any other, which the schema
+    // refuses by name; on `{}` it would set the prototype, and `?__proto__=1` would pass unseen.
+    const input: Record<string, unknown> = Object.create(null);
     for (const [key, value] of Object.entries(request.query as Record<string, string | string[] | undefined>)) {
       if (!value) continue;
       input[key] = Array.isArray(value) && value.length === 1 ? value[0] : value;

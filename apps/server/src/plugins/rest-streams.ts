@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { EXPORT_MEDIA_TYPES, type ExportFormat } from '@shortlinks/contract';
+import { type EXPORT_FORMATS, EXPORT_MEDIA_TYPES } from '@shortlinks/contract';
 import type { FastifyReply } from 'fastify';
 
 /**
@@ -8,7 +8,7 @@ import type { FastifyReply } from 'fastify';
  * socket has taken the last (backpressure).
  */
 export function sendStreamed(reply: FastifyReply, chunks: AsyncIterable<string>, input: unknown): FastifyReply {
-  const format = (input as { format?: ExportFormat } | undefined)?.format ?? 'csv';
+  const format = (input as { format?: (typeof EXPORT_FORMATS)[number] } | undefined)?.format ?? 'csv';
   return reply
     .type(EXPORT_MEDIA_TYPES[format] ?? EXPORT_MEDIA_TYPES.csv)
     .header('content-disposition', `attachment; filename="links.${format}"`)

@@ -20,7 +20,11 @@ export async function restPlugin(app: FastifyInstance, { services }: { services:
 
   // Many HTTP clients send `Content-Type: application/json` on every request, DELETE included, with
   // no body. An empty body is fine where none is expected (GET, DELETE) and invalid JSON elsewhere.
-  const parseJson = app.getDefaultJsonParser('error', 'error');
+  // `__proto__` and `constructor` are kept as the plain keys JSON.parse makes them (as tRPC's own
+  // parsing does), so that the input schema refuses them by name (`Unknown field "__proto__"`)
+  // instead of a generic 400. Inputs reach procedures only through strict Zod schemas, which
+  // build new objects of known keys: no body's key is ever assigned onto an object.
+  const parseJson = app.getDefaultJsonParser('ignore', 'ignore');
   // Only JSON is parsed: a body of any other type is 415 UNSUPPORTED_MEDIA_TYPE (docs/api-decisions.md).
   app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {

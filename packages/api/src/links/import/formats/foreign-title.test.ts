@@ -55,3 +55,28 @@ describe('import formats: another tool’s title becomes one our API takes', () 
     ]);
   });
 });
+
+describe('import formats: characters that hide or reorder text are cleaned from another tool’s titles and tags', () => {
+  it('Bitly: U+202E and U+200B leave the title and the tag names; a tag of nothing else is dropped', async () => {
+    const bitlink = {
+      link: 'https://bit.ly/abc',
+      long_url: 'https://example.com/a',
+      title: 'pay\u200Bpal \u202Egnp.exe',
+      tags: ['n\u200Bews', '\u200B'],
+    };
+    const [row] = await collect(readBitlyJson(JSON.stringify(bitlink)));
+    expect(row).toMatchObject({ row: 1, link: { title: 'paypal gnp.exe', tag_names: ['news'] } });
+  });
+
+  it('Shlink importer CSV: tags split and cleaned; joiners that emoji and scripts need are kept', async () => {
+    const csv = `Long URL,Short code,Domain,Title,Tags\nhttps://example.com/a,a,,\u200F\u05E9\u05DC\u05D5\u05DD 👨\u200D👩\u200D👧,a\u2066b|c\n`;
+    const [row] = await collect(readShlinkImportCsv(csv));
+    expect(row).toMatchObject({ link: { title: '\u200F\u05E9\u05DC\u05D5\u05DD 👨\u200D👩\u200D👧', tag_names: ['ab', 'c'] } });
+  });
+
+  it('our own export is read as written: such a title reaches the API’s check, which refuses it', async () => {
+    const csv = `id,slug,short_url,destination_url,title\nlnk_1,a,,https://example.com/a,x\u202Ey\n`;
+    const [row] = await collect(readShortlinksCsv(csv));
+    expect(row).toMatchObject({ link: { title: 'x\u202Ey' } });
+  });
+});

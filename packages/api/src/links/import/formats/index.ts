@@ -60,7 +60,13 @@ async function readHead(path: string): Promise<string> {
   }
   try {
     const buffer = Buffer.alloc(DETECTION_BYTES);
-    const { bytesRead } = await file.read(buffer, 0, DETECTION_BYTES, 0);
+    let bytesRead: number;
+    try {
+      // A directory opens, and fails only when read (EISDIR).
+      ({ bytesRead } = await file.read(buffer, 0, DETECTION_BYTES, 0));
+    } catch (error) {
+      throw new ImportFileError('UNREADABLE_FILE', `cannot read ${path}: ${(error as Error).message}`);
+    }
     try {
       // `stream`: a character cut by the 64 KiB limit is not an error.
       return new TextDecoder('utf-8', { fatal: true }).decode(buffer.subarray(0, bytesRead), { stream: true });

@@ -1,3 +1,4 @@
+import { unguardFormula } from '../../export/spreadsheet-formulas.ts';
 import type { ImportedLink, ImportRow } from '../import-row.ts';
 import { csvRecords } from './csv-records.ts';
 import { jsonLines } from './json-lines.ts';
@@ -8,11 +9,15 @@ import { cell, jsonText, jsonTextList, required, timestamp } from './values.ts';
 /**
  * Our own export (docs/import-export.md, "Our own export"): `id, slug, short_url, destination_url,
  * title, tags, external_id, comments, expires_at, expiration_url, click_count, created_at`. The id,
- * short URL and click count belong to the account that exported; the import gives new ones.
+ * short URL and click count belong to the account that exported; the import gives new ones. The
+ * CSV's cells are read back from the export's spreadsheet formula guard (`'=…` is `=…`).
  */
 export function readShortlinksCsv(source: TextSource): AsyncGenerator<ImportRow> {
   const records = csvRecords(source, { columnName: (name) => name.trim().toLowerCase() });
-  return rowsOfCsv(records, (cells) => linkOf((key) => cell(cells[key]), splitEscapedTags(cells.tags ?? '')));
+  return rowsOfCsv(records, (cells) => {
+    const text = (key: string) => unguardFormula(cells[key] ?? '');
+    return linkOf((key) => cell(text(key)), splitEscapedTags(text('tags')));
+  });
 }
 
 export function readShortlinksJsonl(source: TextSource): AsyncGenerator<ImportRow> {

@@ -1,4 +1,5 @@
 import type { ImportedLink, RowProblem } from '../import-row.ts';
+import { foreignTagNames } from './foreign-title.ts';
 
 /** A row's reading: the link, or why there is none. */
 export type RowReading = { link: ImportedLink } | { problem: RowProblem };
@@ -54,8 +55,9 @@ const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\
 
 /**
  * Unix milliseconds of a timestamp; a time without a zone is UTC (YOURLS keeps UTC, Kutt on SQLite
- * writes UTC), a date alone is its midnight UTC. Anything else, or a date that does not exist
- * (`2024-02-30`), refuses the row.
+ * writes UTC), a date alone is its midnight UTC. Anything else, a date that does not exist
+ * (`2024-02-30`) or an offset no zone has (`+99:99`: more than 14 hours, or 60 minutes or more),
+ * refuses the row.
  */
 export function timestamp(value: string | undefined, field: string): number | undefined {
   if (value === undefined) return undefined;
@@ -73,14 +75,23 @@ export function timestamp(value: string | undefined, field: string): number | un
     check.getUTCMinutes() === fields[4] &&
     check.getUTCSeconds() === fields[5];
   if (!exists) refuse(invalid(field, `${field} is not a date that exists: ${JSON.stringify(value)}`));
-  return local - zoneOffsetMinutes(zone) * 60_000;
+  const offset = zoneOffsetMinutes(zone);
+  if (offset === undefined) refuse(invalid(field, `${field} has a time zone offset no zone has: ${JSON.stringify(value)}`));
+  return local - offset * 60_000;
 }
 
-function zoneOffsetMinutes(zone: string): number {
+/** Offsets in use run from -12:00 to +14:00 (Kiribati); ISO 8601 allows no minutes past 59. */
+const LARGEST_OFFSET_MINUTES = 14 * 60;
+
+/** The zone's offset from UTC in minutes, or undefined for one that no zone has. */
+function zoneOffsetMinutes(zone: string): number | undefined {
   if (zone.toUpperCase() === 'Z') return 0;
   const sign = zone.startsWith('-') ? -1 : 1;
   const digits = zone.slice(1).replace(':', '');
-  return sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4) || '0'));
+  const hours = Number(digits.slice(0, 2));
+  const minutes = Number(digits.slice(2, 4) || '0');
+  const total = hours * 60 + minutes;
+  return minutes > 59 || total > LARGEST_OFFSET_MINUTES ? undefined : sign * total;
 }
 
 /**
@@ -106,14 +117,13 @@ export function slugOfShortUrl(value: string | undefined, field: string): string
   }
 }
 
-/** Tag names joined with `separator` (each tool's own: see its reader), without empty ones. */
+/**
+ * Tag names another tool joined with `separator` (each tool's own: see its reader), without empty
+ * ones, cleaned as foreign tag names are (foreignTagNames).
+ */
 export function splitTags(value: string | undefined, separator: string): string[] | undefined {
   if (value === undefined || value.trim() === '') return undefined;
-  const tags = value
-    .split(separator)
-    .map((tag) => tag.trim())
-    .filter((tag) => tag !== '');
-  return tags.length > 0 ? tags : undefined;
+  return foreignTagNames(value.split(separator));
 }
 
 /** A JSON item's key that should hold text: null or absent is absent, another type refuses the row. */
