@@ -61,4 +61,10 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   echo "$want" > "$stamp"
 fi
 
+# Where the command was run from, for the paths an operator types (apps/server/src/cli/operator-path.ts):
+# npm and pnpm give it as INIT_CWD, but the pnpm run below sets INIT_CWD again to the directory it
+# runs in, so it is kept here under a name of its own, once, by the outermost call.
+: "${SHORTLINKS_CALLER_DIR:=${INIT_CWD:-$PWD}}"
+export SHORTLINKS_CALLER_DIR
+
 exec "$@"

@@ -1,13 +1,15 @@
 import { defineConfig } from 'tsdown';
 
 /**
- * The published package: ESM JavaScript and one bundled declaration file. The API's schemas
+ * The published package: ESM and CommonJS JavaScript, each with one bundled declaration file, so
+ * it works in a project with `"type": "module"` and in one made by a bare `npm init -y` (which
+ * `require`s). The API's schemas
  * (@shortlinks/contract, a devDependency, so bundled) are inlined, so nothing unpublished is needed by a user;
  * @trpc/client and zod (for the schema-derived types) stay dependencies.
  */
 export default defineConfig({
   entry: ['src/index.ts'],
-  format: 'esm',
+  format: ['esm', 'cjs'],
   platform: 'neutral',
   target: 'es2022',
   // eager: declarations come from the TypeScript compiler over the whole program, which the

@@ -5,11 +5,14 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createAccount, startTestServer, type TestServer } from './harness.ts';
+import { readerEnvironment, readmeCommand, readmeTypeScriptExample, runAsWritten } from './readme.ts';
 
 /**
- * The SDK as a TypeScript user gets it: packed from the workspace, installed with npm into a
- * project outside the repository with only TypeScript beside it, compiled under `strict` with
- * `module: nodenext`, and run against a live server.
+ * The SDK as a TypeScript user gets it: packed from the workspace with the README's command (on a
+ * PATH without pnpm), installed with npm into a project outside the repository with only TypeScript
+ * beside it, compiled under `strict` with `module: nodenext`, and run against a live server; and
+ * installed with the README's command into a project made by a bare `npm init -y` (CommonJS), where
+ * the README's example runs as `example.mjs` and `require` works too.
  */
 
 const run = promisify(execFile);
@@ -18,6 +21,7 @@ const clientDir = path.join(repoRoot, 'packages/client');
 const consumerSources = path.join(clientDir, 'test/consumer');
 
 let project: string;
+let tarballPath: string;
 let server: TestServer;
 
 async function typescriptVersion(): Promise<string> {
@@ -27,11 +31,14 @@ async function typescriptVersion(): Promise<string> {
 
 beforeAll(async () => {
   project = await mkdtemp(path.join(tmpdir(), 'shortlinks-sdk-user-'));
-  // pnpm pack runs the package's prepack (the build) and rewrites its manifest for publishing. The
-  // declaration bundle took 140 s on a machine running other suites at once: hence the room.
-  await run('pnpm', ['--filter', '@shortlinks/client', 'pack', '--pack-destination', project], { cwd: repoRoot, timeout: 300_000 });
+  // The README's `npm run client:pack -- /tmp`, into this project: pnpm pack runs the package's
+  // prepack (the build) and rewrites its manifest for publishing. The declaration bundle took 140 s
+  // on a machine running other suites at once: hence the room.
+  const packed = await runAsWritten(readmeCommand('npm run client:pack').replace('/tmp', project), { timeoutMs: 300_000 });
+  if (packed.code !== 0) throw new Error(`client:pack failed:\n${packed.stdout}\n${packed.stderr}`);
   const tarball = (await readdir(project)).find((name) => name.endsWith('.tgz'));
   if (!tarball) throw new Error('pnpm pack wrote no tarball');
+  tarballPath = path.join(project, tarball);
   await writeFile(path.join(project, 'package.json'), JSON.stringify({ name: 'sdk-user', private: true, type: 'module' }));
   // A user's strict ESM project; bad.ts is compiled on its own with the same options.
   const compilerOptions = { strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', types: [] };
@@ -81,7 +88,12 @@ describe('@shortlinks/client installed from its packed tarball', () => {
     const manifest = JSON.parse(await readFile(path.join(installed, 'package.json'), 'utf8')) as Record<string, unknown>;
     const dependencies = Object.keys((manifest.dependencies ?? {}) as Record<string, string>);
     expect(dependencies.filter((name) => name.startsWith('@shortlinks/'))).toEqual([]);
-    expect(manifest.exports).toMatchObject({ '.': { types: './dist/index.d.ts', import: './dist/index.js' } });
+    expect(manifest.exports).toMatchObject({
+      '.': {
+        import: { types: './dist/index.d.ts', default: './dist/index.js' },
+        require: { types: './dist/index.d.cts', default: './dist/index.cjs' },
+      },
+    });
     const declarations = await readFile(path.join(installed, 'dist/index.d.ts'), 'utf8');
     expect(declarations).not.toMatch(/from ['"]@shortlinks\//);
     const javascript = await readFile(path.join(installed, 'dist/index.js'), 'utf8');
@@ -125,5 +137,47 @@ describe('@shortlinks/client installed from its packed tarball', () => {
       [...erroredLines].sort((a, b) => a - b),
       compiled.output,
     ).toEqual(expectedLines);
+  });
+});
+
+describe("the README's SDK example, in a project made by npm init -y", () => {
+  let plain: string;
+  beforeAll(async () => {
+    plain = await mkdtemp(path.join(tmpdir(), 'shortlinks-sdk-npm-init-'));
+    const env = readerEnvironment();
+    const init = await runAsWritten('npm init -y', { cwd: plain, env });
+    expect(init.code, init.stderr).toBe(0);
+    const installCommand = readmeCommand('npm install /tmp/shortlinks-client-').replace(/\/tmp\/shortlinks-client-\S+\.tgz/, tarballPath);
+    const installed = await runAsWritten(`${installCommand} --no-audit --no-fund --prefer-offline`, {
+      cwd: plain,
+      env,
+      timeoutMs: 180_000,
+    });
+    expect(installed.code, installed.stderr).toBe(0);
+  }, 240_000);
+  afterAll(async () => {
+    if (plain) await rm(plain, { recursive: true, force: true });
+  });
+
+  test('saved as example.mjs, the example runs as the README says, against a live server', async () => {
+    const { key } = await createAccount(server, { plan: 'team' });
+    const example = readmeTypeScriptExample()
+      .replace("'http://localhost:3000'", JSON.stringify(server.origin))
+      .replace("'slk_…'", JSON.stringify(key));
+    await writeFile(path.join(plain, 'example.mjs'), example);
+    const { stdout } = await run(process.execPath, ['example.mjs'], { cwd: plain, timeout: 60_000 });
+    expect(stdout.trim()).toBe('SLUG_TAKEN slug 409');
+  });
+
+  test('require works from CommonJS, the default of npm init -y', async () => {
+    const manifest = JSON.parse(await readFile(path.join(plain, 'package.json'), 'utf8')) as { type?: string };
+    expect(manifest.type ?? 'commonjs').toBe('commonjs');
+    await writeFile(
+      path.join(plain, 'index.js'),
+      "const { createClient, ShortlinksError } = require('@shortlinks/client');\n" +
+        "console.log(typeof createClient, typeof ShortlinksError, typeof createClient({ baseUrl: 'http://x', apiKey: 'slk_x' }).links.create);\n",
+    );
+    const { stdout } = await run(process.execPath, ['index.js'], { cwd: plain, timeout: 30_000 });
+    expect(stdout.trim()).toBe('function function function');
   });
 });

@@ -2,7 +2,8 @@ import { createWriteStream } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import { BackupError, writeBackup } from '@shortlinks/db/backup';
-import { operatorPath, tableProgress } from './table-progress.ts';
+import { operatorPath } from './operator-path.ts';
+import { tableProgress } from './table-progress.ts';
 import { UsageError } from './usage-error.ts';
 
 export interface BackupFlags {

@@ -4,6 +4,7 @@ import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Services } from '@shortlinks/api/services';
 import { EXPORT_FORMATS, exportFormatOf } from '@shortlinks/contract';
+import { operatorPath } from './operator-path.ts';
 import { UsageError } from './usage-error.ts';
 
 export interface ExportFlags {
@@ -34,13 +35,16 @@ export async function exportCommand(services: Services, flags: ExportFlags, extr
     await pipeline(file, process.stdout as Writable, { end: false });
     return 0;
   }
-  const partial = `${flags.output}.partial`;
+  // Written where the operator ran the command, not in apps/server where pnpm runs it.
+  const output = operatorPath(flags.output);
+  const partial = `${output}.partial`;
   try {
     await pipeline(file, createWriteStream(partial));
-    await rename(partial, flags.output);
+    await rename(partial, output);
   } catch (error) {
     await rm(partial, { force: true });
     throw error;
   }
+  console.error(`Exported to ${output}`);
   return 0;
 }

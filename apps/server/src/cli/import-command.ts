@@ -8,6 +8,7 @@ import {
   type ImportResult,
   type Services,
 } from '@shortlinks/api/services';
+import { operatorPath } from './operator-path.ts';
 import { UsageError } from './usage-error.ts';
 
 export interface ImportFlags {
@@ -29,8 +30,10 @@ const PROGRESS_EVERY_MS = 2000;
  */
 export async function importCommand(services: Services, flags: ImportFlags, files: string[]): Promise<number> {
   if (!flags.account) throw new UsageError('import needs --account ACCOUNT_ID');
-  const [path, ...extra] = files;
-  if (!path || extra.length > 0) throw new UsageError('import needs exactly one FILE');
+  const [typed, ...extra] = files;
+  if (!typed || extra.length > 0) throw new UsageError('import needs exactly one FILE');
+  // Read from where the operator ran the command, not from apps/server where pnpm runs it.
+  const path = operatorPath(typed);
   const mode = (flags['on-conflict'] ?? 'skip') as ConflictMode;
   if (!CONFLICT_MODES.includes(mode)) throw new UsageError(`--on-conflict must be one of ${CONFLICT_MODES.join('|')}`);
   if (flags.format !== undefined && !IMPORT_FORMATS.includes(flags.format as ImportFormat)) {

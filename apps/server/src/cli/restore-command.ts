@@ -1,6 +1,7 @@
 import { open } from 'node:fs/promises';
 import { BackupError, restoreBackup } from '@shortlinks/db/backup';
-import { operatorPath, tableProgress } from './table-progress.ts';
+import { operatorPath } from './operator-path.ts';
+import { tableProgress } from './table-progress.ts';
 import { UsageError } from './usage-error.ts';
 
 /**

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { TableProgress } from '@shortlinks/db/backup';
 
 /** How often, at most, a long table says how far it is. */
@@ -13,13 +12,4 @@ export function tableProgress(verb: string): (progress: TableProgress) => void {
     last = now;
     console.error(`  ${table}: ${rows.toLocaleString('en')} rows${done ? '' : ` ${verb}…`}`);
   };
-}
-
-/**
- * A path the operator typed, made absolute. pnpm runs the CLI in apps/server, but gives the
- * directory the command was run from as INIT_CWD: for `pnpm shortlinks` that is the repository's
- * root, the directory DATA_DIR is relative to as well.
- */
-export function operatorPath(file: string): string {
-  return path.resolve(process.env.INIT_CWD ?? process.cwd(), file);
 }
