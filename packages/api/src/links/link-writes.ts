@@ -152,18 +152,20 @@ export class LinkWrites {
    * /links/upsert updates instead of creating another.
    */
   async oldestLiveLinkTo(destination: string): Promise<LinkRow | undefined> {
-    return this.#db
-      .selectFrom('link')
-      .select(LINK_COLUMNS)
-      .where('link.account_id', '=', this.#account.id)
-      .where('link.deleted_at', 'is', null)
-      // md5 of the URL is what link_account_destination_idx holds (URLs may be long).
-      .where((eb) => eb(eb.fn('md5', ['link.destination_url']), '=', eb.fn('md5', [eb.val(destination)])))
-      .where('link.destination_url', '=', destination)
-      .orderBy('link.created_at')
-      .limit(1)
-      .forUpdate()
-      .executeTakeFirst();
+    return (
+      this.#db
+        .selectFrom('link')
+        .select(LINK_COLUMNS)
+        .where('link.account_id', '=', this.#account.id)
+        .where('link.deleted_at', 'is', null)
+        // md5 of the URL is what link_account_destination_idx holds (URLs may be long).
+        .where((eb) => eb(eb.fn('md5', ['link.destination_url']), '=', eb.fn('md5', [eb.val(destination)])))
+        .where('link.destination_url', '=', destination)
+        .orderBy('link.created_at')
+        .limit(1)
+        .forUpdate()
+        .executeTakeFirst()
+    );
   }
 
   /**

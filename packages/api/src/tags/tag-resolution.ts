@@ -40,17 +40,6 @@ export async function assertTagRoom(db: Db, account: AccountRow, adding: number)
   }
 }
 
-/** {@link findTags}, then {@link createTags}: the tags a link should carry, those missing created. */
-export async function resolveTags(
-  db: Db,
-  account: AccountRow,
-  tagIds: readonly string[] | undefined,
-  tagNames: readonly string[] | undefined,
-): Promise<TagSummary[]> {
-  const { found, missing } = await findTags(db, account, tagIds, tagNames);
-  return [...found, ...(await createTags(db, account, missing))].sort(byName);
-}
-
 /**
  * The tags a link should carry (spec: "Tags on links"), checked but not yet written: tag_ids must
  * be the account's tags (404 TAG_NOT_FOUND otherwise); tag_names match ignoring case, and the
@@ -139,7 +128,7 @@ export async function setLinkTags(db: Db, linkId: string, tags: readonly TagSumm
 }
 
 /** Tags a link that has none yet: nothing to remove first. */
-export async function attachTags(db: Db, linkId: string, tags: readonly TagSummary[]): Promise<void> {
+async function attachTags(db: Db, linkId: string, tags: readonly TagSummary[]): Promise<void> {
   if (tags.length > 0) {
     await db
       .insertInto('link_tag')
