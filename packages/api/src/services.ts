@@ -99,7 +99,7 @@ export function createServices({
     links,
     linksBulk: new LinkBulkService(orm, links, destinations),
     linkExport: new LinkExportService(orm, origin),
-    linkImport: new LinkImportService(orm, destinations, linkChanged),
+    linkImport: new LinkImportService(links, destinations),
     tags: new TagService(orm),
     stats: new StatsService(orm, origin),
     redirects: new RedirectService(orm, {

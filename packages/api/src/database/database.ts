@@ -110,9 +110,9 @@ export async function readAccount(db: Db, accountId: string): Promise<AccountRow
 function accountQuery(db: Db, accountId: string) {
   return db
     .selectFrom('account')
-    .select(['id', 'plan', 'link_limit_override', 'tag_limit_override', 'color_cursor'])
+    .select(['id', 'plan', 'link_limit_override', 'tag_limit_override', 'color_cursor', 'live_link_count'])
     .where('id', '=', accountId);
 }
 
-/** What the limits and the tag colour rotation read of an account. */
+/** What the limits (with the live links its triggers count) and the tag colour rotation read of an account. */
 export type AccountRow = Awaited<ReturnType<ReturnType<typeof accountQuery>['executeTakeFirstOrThrow']>>;

@@ -17,8 +17,9 @@ export const NO_EXPIRY: ExpiryState = { expires_at: null, expiration_url: null }
 /**
  * The expiry after a request (spec: POST /links and PATCH /links/{id}): expires_at in the future
  * and at most 10 years ahead; expires_at null removes the fallback too; a fallback needs an expiry.
+ * `pastKept`: an imported link may arrive already expired, as it was (docs/import-export.md).
  */
-export function applyExpiry(current: ExpiryState, change: ExpiryChange, now: number): ExpiryState {
+export function applyExpiry(current: ExpiryState, change: ExpiryChange, now: number, pastKept = false): ExpiryState {
   let next = { ...current };
   if (change.expires_at !== undefined) {
     if (change.expires_at === null) {
@@ -26,7 +27,7 @@ export function applyExpiry(current: ExpiryState, change: ExpiryChange, now: num
     } else {
       const latest = new Date(now);
       latest.setUTCFullYear(latest.getUTCFullYear() + LIMITS.expiryYearsAhead);
-      if (change.expires_at <= now) throw validationError('expires_at', 'expires_at must be in the future');
+      if (change.expires_at <= now && !pastKept) throw validationError('expires_at', 'expires_at must be in the future');
       if (change.expires_at > latest.getTime()) {
         throw validationError('expires_at', `expires_at must be at most ${LIMITS.expiryYearsAhead} years ahead`);
       }

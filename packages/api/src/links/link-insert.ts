@@ -1,7 +1,7 @@
 import type { Db } from '../database/database.ts';
 import { AppError } from '../errors.ts';
 import { randomSlug } from '../ids.ts';
-import { LINK_COLUMNS, type LinkRow } from './link-reads.ts';
+import { LINK_FIELDS, type LinkRow } from './link-reads.ts';
 
 /**
  * Inserts the link under the requested slug, or under a fresh random one, for the API's creates
@@ -11,7 +11,7 @@ import { LINK_COLUMNS, type LinkRow } from './link-reads.ts';
  */
 export async function insertWithSlug(
   db: Db,
-  values: Omit<LinkRow, 'slug' | 'click_count' | 'created_at'> & { account_id: string; created_at?: Date },
+  values: Omit<LinkRow, 'slug' | 'click_count' | 'created_at'> & { account_id: string; created_at?: Date | undefined },
   requested: string | undefined,
 ): Promise<LinkRow> {
   for (let attempt = 0; attempt < 8; attempt++) {
@@ -20,9 +20,9 @@ export async function insertWithSlug(
       .insertInto('link')
       .values({ ...values, slug })
       .onConflict((conflict) => conflict.column('slug').where('deleted_at', 'is', null).doNothing())
-      .returning(LINK_COLUMNS.map((column) => column.replace('link.', '') as 'id'))
+      .returning(LINK_FIELDS)
       .executeTakeFirst();
-    if (row) return row as unknown as LinkRow;
+    if (row) return row;
     if (requested !== undefined) throw new AppError('SLUG_TAKEN', `The slug "${requested}" is already in use`, 'slug');
   }
   throw new AppError('INTERNAL_ERROR', 'Could not find a free random slug');

@@ -3,7 +3,7 @@ import { type CompiledQuery, sql } from 'kysely';
 import { filledIn, STAND_IN } from '../database/compiled-query.ts';
 import type { Db } from '../database/database.ts';
 import { inListOrder } from './link-list-query.ts';
-import { LINK_COLUMNS, LINK_READ_COLUMNS, type LinkWithTags, tagsColumn } from './link-reads.ts';
+import { LINK_FIELDS, LINK_READ_COLUMNS, type LinkWithTags, tagsColumn } from './link-reads.ts';
 
 /** The account's limits and count of live links, with one page of its live links. */
 export interface UnfilteredPage {
@@ -21,7 +21,7 @@ interface PageRow extends Omit<LinkWithTags, 'id'> {
 }
 
 /** A page's columns: the link's, as the lateral subquery `page` selects them. */
-const PAGE_COLUMNS = [...LINK_COLUMNS.map((column) => column.replace('link.', 'page.')), 'page.tags'] as `page.${keyof LinkWithTags}`[];
+const PAGE_COLUMNS = [...LINK_FIELDS.map((field) => `page.${field}` as const), 'page.tags' as const];
 
 /** The statement of each builder and order, compiled once: building it cost more than a tenth of a list request. */
 const compiledPages = new WeakMap<Db, Map<string, CompiledQuery<PageRow>>>();

@@ -1,42 +1,39 @@
 import type { Link, TagColor, TagSummary } from '@shortlinks/contract';
 import type { Database } from '@shortlinks/db';
-import { type CompiledQuery, type ExpressionBuilder, sql } from 'kysely';
+import { type CompiledQuery, type ExpressionBuilder, type Selectable, sql } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import { filledIn, STAND_IN } from '../database/compiled-query.ts';
 import { type Db, storable } from '../database/database.ts';
 import { byName } from '../tags/tag-resolution.ts';
 
-/** The columns a link object is built from. */
-export const LINK_COLUMNS = [
-  'link.id',
-  'link.slug',
-  'link.destination_url',
-  'link.title',
-  'link.external_id',
-  'link.comments',
-  'link.expires_at',
-  'link.expiration_url',
-  'link.click_count',
-  'link.created_at',
+/** The fields a link object is built from. */
+export const LINK_FIELDS = [
+  'id',
+  'slug',
+  'destination_url',
+  'title',
+  'external_id',
+  'comments',
+  'expires_at',
+  'expiration_url',
+  'click_count',
+  'created_at',
 ] as const;
 
-export interface LinkRow {
-  id: string;
-  slug: string;
-  destination_url: string;
-  title: string;
-  external_id: string | null;
-  comments: string | null;
-  expires_at: Date | null;
-  expiration_url: string | null;
-  click_count: number | string;
-  created_at: Date;
-}
+/** {@link LINK_FIELDS} as columns of `link`, for queries that join it. */
+export const LINK_COLUMNS = LINK_FIELDS.map((field) => `link.${field}` as const);
 
-/** A link as the plain reads select it ({@link LINK_READ_COLUMNS}): timestamps already Unix ms. */
-export interface LinkRecord extends Omit<LinkRow, 'expires_at' | 'created_at'> {
+/** A link as the query builder (with the ORM's value conversion) reads it: timestamps as Date. */
+export type LinkRow = Pick<Selectable<Database['link']>, (typeof LINK_FIELDS)[number]>;
+
+/**
+ * A link as the plain reads select it ({@link LINK_READ_COLUMNS}): timestamps already Unix ms, and
+ * the bigint click count as `pg` gives it, text.
+ */
+export interface LinkRecord extends Omit<LinkRow, 'expires_at' | 'created_at' | 'click_count'> {
   expires_at: number | null;
   created_at: number;
+  click_count: number | string;
 }
 
 /** A timestamp column as Unix ms, computed by PostgreSQL: no text parsed into a Date per value. */

@@ -1,29 +1,17 @@
-import type { CreateLinkBody, Link, LinkPage, ListLinksQuery, TagSummary, UpdateLinkBody, UpsertedLink } from '@shortlinks/contract';
+import type { CreateLinkBody, Link, LinkPage, ListLinksQuery, UpdateLinkBody, UpsertedLink } from '@shortlinks/contract';
 import type { Orm } from '@shortlinks/db';
 import { effectiveLimits } from '../accounts/plans.ts';
-import { type AccountRow, type Db, inTransaction, lockAccount, plainReader, readAccount } from '../database/database.ts';
+import { inTransaction, lockAccount, plainReader, readAccount } from '../database/database.ts';
 import type { UrlChecks } from '../destinations/bulk-url-checks.ts';
 import type { DestinationChecker } from '../destinations/destination-checker.ts';
 import { AppError } from '../errors.ts';
-import { newId } from '../ids.ts';
-import { attachTags, resolveTags, setLinkTags } from '../tags/tag-resolution.ts';
-import { applyExpiry, type ExpiryChange, NO_EXPIRY } from './expiry.ts';
-import { insertWithSlug } from './link-insert.ts';
+import type { ExpiryChange } from './expiry.ts';
+import type { TaggedLink } from './link-changes.ts';
 import { countOfMatchingLinks, pageOfMatchingLinks, withPlansForTheSearch } from './link-list-query.ts';
 import { type UnfilteredPage, unfilteredPage } from './link-page-query.ts';
 import { LinkReadCache } from './link-read-cache.ts';
-import {
-  findLiveLink,
-  findLiveLinkWithTags,
-  LINK_COLUMNS,
-  LINK_READ_COLUMNS,
-  type LinkRow,
-  type LinkWithTags,
-  sortedTags,
-  tagsColumn,
-  tagsOfLinks,
-  toLink,
-} from './link-reads.ts';
+import { findLiveLinkWithTags, LINK_READ_COLUMNS, type LinkWithTags, sortedTags, tagsColumn, toLink } from './link-reads.ts';
+import { LinkWrites } from './link-writes.ts';
 
 /** A create/upsert body after the checks that need no transaction (and must not run inside one). */
 export interface PreparedLink {
@@ -67,13 +55,28 @@ export class LinkService {
   }
 
   /**
-   * Runs a write in one transaction, then tells this process at once. Every server process hears
-   * of it on commit from the database's triggers (Migration20261127100000_link_slug_changes).
+   * Runs link writes in one transaction, the account locked (`lock`) or only read, then tells this
+   * process at once of the slugs whose redirect changed. Every server process hears of them on
+   * commit from the database's triggers (Migration20261127100000_link_slug_changes), whoever wrote.
    */
-  async #write<T extends { slug: string }>(work: (db: Db) => Promise<T>): Promise<T> {
-    const result = await inTransaction(this.#orm, work);
-    this.#changed(result.slug);
+  async #writing<T>(accountId: string, lock: boolean, work: (writes: LinkWrites) => Promise<T>): Promise<T> {
+    const { result, slugs } = await inTransaction(this.#orm, async (db) => {
+      const writes = new LinkWrites(db, lock ? await lockAccount(db, accountId) : await readAccount(db, accountId));
+      const result = await work(writes);
+      await writes.finish();
+      return { result, slugs: writes.slugs };
+    });
+    for (const slug of slugs) this.#changed(slug);
     return result;
+  }
+
+  /**
+   * Many writes in one transaction with the account locked, as POST /links locks it: an import's
+   * batch of rows. A failure thrown out of `work` undoes the whole batch; one caught inside it
+   * undoes nothing, since every write is checked completely before it writes (link-writes.ts).
+   */
+  writeBatch<T>(accountId: string, work: (writes: LinkWrites) => Promise<T>): Promise<T> {
+    return this.#writing(accountId, true, work);
   }
 
   async create(accountId: string, body: CreateLinkBody): Promise<Link> {
@@ -82,32 +85,17 @@ export class LinkService {
 
   /** POST /links once its URLs are checked ({@link prepare}): a bulk call checks all its items' first. */
   async createPrepared(accountId: string, prepared: PreparedLink): Promise<Link> {
-    return this.#write(async (db) => {
-      const account = await lockAccount(db, accountId);
-      return this.#insert(db, account, prepared, Date.now());
-    });
+    return this.#writing(accountId, true, async (writes) => this.#link(await writes.create(newLinkOf(prepared))));
   }
 
   /** Creates the link, or returns the live link with the same final destination (updated per the spec). */
   async upsert(accountId: string, body: CreateLinkBody): Promise<UpsertedLink> {
     const prepared = await this.prepare(body);
-    return this.#write(async (db) => {
-      const account = await lockAccount(db, accountId);
-      const existing = await db
-        .selectFrom('link')
-        .select(LINK_COLUMNS)
-        .where('link.account_id', '=', accountId)
-        .where('link.deleted_at', 'is', null)
-        .where((eb) => eb(eb.fn('md5', ['link.destination_url']), '=', eb.fn('md5', [eb.val(prepared.destination)])))
-        .where('link.destination_url', '=', prepared.destination)
-        .orderBy('link.created_at')
-        .limit(1)
-        .forUpdate()
-        .executeTakeFirst();
-      if (!existing) return { ...(await this.#insert(db, account, prepared, Date.now())), created: true };
-
+    return this.#writing(accountId, true, async (writes) => {
+      const existing = await writes.oldestLiveLinkTo(prepared.destination);
+      if (!existing) return { ...this.#link(await writes.create(newLinkOf(prepared))), created: true };
       const { body: request } = prepared;
-      const link = await this.#applyChanges(db, account, existing, {
+      const link = await writes.update(existing, {
         title: request.title,
         external_id: request.external_id,
         tag_ids: request.tag_ids,
@@ -115,7 +103,7 @@ export class LinkService {
         comments: request.comments,
         expiry: prepared.expiry,
       });
-      return { ...link, created: false };
+      return { ...this.#link(link), created: false };
     });
   }
 
@@ -190,12 +178,11 @@ export class LinkService {
 
   /** PATCH /links/{id} once its URLs are checked ({@link prepareChanges}): a bulk call checks its one change once. */
   async updatePrepared(accountId: string, ref: string, { body, destination, expiry }: PreparedChanges): Promise<Link> {
-    return this.#write(async (db) => {
-      // New tags may count toward the tag limit: then the account is locked, always before the link.
-      const account = body.tag_names?.length ? await lockAccount(db, accountId) : await readAccount(db, accountId);
-      const row = await findLiveLink(db, accountId, ref, true);
+    // New tags may count toward the tag limit: then the account is locked, always before the link.
+    return this.#writing(accountId, Boolean(body.tag_names?.length), async (writes) => {
+      const row = await writes.liveLink(ref);
       if (!row) throw new AppError('LINK_NOT_FOUND');
-      return this.#applyChanges(db, account, row, {
+      const link = await writes.update(row, {
         title: body.title,
         destination_url: destination,
         tag_ids: body.tag_ids,
@@ -203,20 +190,17 @@ export class LinkService {
         comments: body.comments,
         expiry,
       });
+      return this.#link(link);
     });
   }
 
   async delete(accountId: string, ref: string): Promise<void> {
-    await this.#write(async (db) => {
-      // The account first, as every write that locks both does: the deletion changes its count of
-      // live links (a trigger), and taking the link first could deadlock with an edit.
-      await lockAccount(db, accountId);
-      const row = await findLiveLink(db, accountId, ref, true);
+    // The account first, as every write that locks both does: the deletion changes its count of
+    // live links (a trigger), and taking the link first could deadlock with an edit.
+    await this.#writing(accountId, true, async (writes) => {
+      const row = await writes.liveLink(ref);
       if (!row) throw new AppError('LINK_NOT_FOUND');
-      // Deleting detaches its tags; the row stays (deleted_at) so its click history survives.
-      await db.updateTable('link').set({ deleted_at: new Date() }).where('id', '=', row.id).execute();
-      await db.deleteFrom('link_tag').where('link_id', '=', row.id).execute();
-      return row;
+      await writes.delete(row);
     });
   }
 
@@ -257,97 +241,23 @@ export class LinkService {
     return change;
   }
 
-  async #insert(db: Db, account: AccountRow, prepared: PreparedLink, now: number): Promise<Link> {
-    const { body } = prepared;
-    const expiry = applyExpiry(NO_EXPIRY, prepared.expiry, now);
-
-    const { link_limit } = effectiveLimits(account);
-    if (link_limit !== null) {
-      const { count } = await db
-        .selectFrom('link')
-        .select((eb) => eb.fn.countAll<string>().as('count'))
-        .where('account_id', '=', account.id)
-        .where('deleted_at', 'is', null)
-        .executeTakeFirstOrThrow();
-      if (Number(count) >= link_limit) {
-        throw new AppError('LINK_LIMIT_REACHED', `The account is at its plan's limit of ${link_limit} links`);
-      }
-    }
-    if (body.external_id !== undefined) await this.#assertExternalIdFree(db, account.id, body.external_id, undefined);
-    const tags = await resolveTags(db, account, body.tag_ids, body.tag_names);
-
-    const comments = body.comments ? body.comments : null;
-    const values = {
-      id: newId('lnk'),
-      account_id: account.id,
-      destination_url: prepared.destination,
-      title: body.title,
-      external_id: body.external_id ?? null,
-      comments,
-      expires_at: expiry.expires_at,
-      expiration_url: expiry.expiration_url,
-    };
-    const inserted = await insertWithSlug(db, values, body.slug);
-    await attachTags(db, inserted.id, tags);
-    return toLink(inserted, tags, this.#shortDomain);
+  #link(link: TaggedLink): Link {
+    return toLink(link, link.tags, this.#shortDomain);
   }
+}
 
-  async #assertExternalIdFree(db: Db, accountId: string, externalId: string, exceptLinkId: string | undefined) {
-    let query = db
-      .selectFrom('link')
-      .select('id')
-      .where('account_id', '=', accountId)
-      .where('external_id', '=', externalId)
-      .where('deleted_at', 'is', null);
-    if (exceptLinkId) query = query.where('id', '!=', exceptLinkId);
-    if (await query.executeTakeFirst()) {
-      throw new AppError('EXTERNAL_ID_TAKEN', undefined, 'external_id');
-    }
-  }
-
-  /** Applies the update rules shared by PATCH and a matching upsert; omitted means unchanged. */
-  async #applyChanges(
-    db: Db,
-    account: AccountRow,
-    row: LinkRow,
-    change: {
-      title?: string | undefined;
-      destination_url?: string | undefined;
-      external_id?: string | undefined;
-      tag_ids?: string[] | undefined;
-      tag_names?: string[] | undefined;
-      comments?: string | null | undefined;
-      expiry: ExpiryChange;
-    },
-  ): Promise<Link> {
-    const expiry = applyExpiry({ expires_at: row.expires_at, expiration_url: row.expiration_url }, change.expiry, Date.now());
-    if (change.external_id !== undefined && change.external_id !== row.external_id) {
-      await this.#assertExternalIdFree(db, account.id, change.external_id, row.id);
-    }
-    const replaceTags = change.tag_ids !== undefined || change.tag_names !== undefined;
-    let tags: TagSummary[];
-    if (replaceTags) {
-      tags = await resolveTags(db, account, change.tag_ids, change.tag_names);
-      await setLinkTags(db, row.id, tags);
-    } else {
-      tags = (await tagsOfLinks(db, [row.id])).get(row.id) ?? [];
-    }
-    const updated = await db
-      .updateTable('link')
-      .set({
-        title: change.title ?? row.title,
-        destination_url: change.destination_url ?? row.destination_url,
-        external_id: change.external_id ?? row.external_id,
-        comments: change.comments === undefined ? row.comments : change.comments || null,
-        expires_at: expiry.expires_at,
-        expiration_url: expiry.expiration_url,
-        updated_at: new Date(),
-      })
-      .where('id', '=', row.id)
-      .returning(LINK_COLUMNS.map((column) => column.replace('link.', '') as 'id'))
-      .executeTakeFirstOrThrow();
-    return toLink(updated as unknown as LinkRow, tags, this.#shortDomain);
-  }
+/** The link a create or upsert body makes, its URLs checked. */
+function newLinkOf({ body, destination, expiry }: PreparedLink) {
+  return {
+    slug: body.slug,
+    destination_url: destination,
+    title: body.title,
+    external_id: body.external_id,
+    comments: body.comments ? body.comments : null,
+    expiry,
+    tag_ids: body.tag_ids,
+    tag_names: body.tag_names,
+  };
 }
 
 /**

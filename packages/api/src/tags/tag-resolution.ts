@@ -41,18 +41,20 @@ export async function assertTagRoom(db: Db, account: AccountRow, adding: number)
 }
 
 /**
- * The tags a link should carry (spec: "Tags on links"): tag_ids must be the account's tags
- * (404 TAG_NOT_FOUND otherwise); tag_names match ignoring case, and the unmatched are created
- * with rotation colours, counting toward the tag limit: with tag_names, the account row must be locked.
+ * The tags a link should carry (spec: "Tags on links"), checked but not yet written: tag_ids must
+ * be the account's tags (404 TAG_NOT_FOUND otherwise); tag_names match ignoring case, and the
+ * unmatched (`missing`) are to be created with rotation colours ({@link createTags}), counting
+ * toward the tag limit: with tag_names, the account row must be locked. Creating them apart lets a
+ * write that may still be refused (a link whose slug is taken) create none.
  * The tags found are locked against deletion (FOR KEY SHARE) until the link is written: a tag
  * deleted meanwhile is then either not found or still there when the link takes it.
  */
-export async function resolveTags(
+export async function findTags(
   db: Db,
   account: AccountRow,
   tagIds: readonly string[] | undefined,
   tagNames: readonly string[] | undefined,
-): Promise<TagSummary[]> {
+): Promise<{ found: TagSummary[]; missing: string[] }> {
   const resolved = new Map<string, TagSummary>();
 
   const ids = [...new Set(tagIds ?? [])];
@@ -72,6 +74,7 @@ export async function resolveTags(
   }
 
   const names = uniqueIgnoringCase(tagNames ?? []);
+  let unmatched: string[] = [];
   if (names.length > 0) {
     const { rows: matches } = await sql<{ requested: string; id: string | null; name: string | null; color: string | null }>`
       select r.requested, matched.id, matched.name, matched.color
@@ -82,7 +85,7 @@ export async function resolveTags(
         for key share
       ) matched on true
       order by r.position`.execute(db);
-    const unmatched = matches.filter((row) => row.id === null).map((row) => row.requested);
+    unmatched = matches.filter((row) => row.id === null).map((row) => row.requested);
     for (const row of matches) {
       if (row.id !== null && row.name !== null && row.color !== null) {
         resolved.set(row.id, { id: row.id, name: row.name, color: row.color as TagColor });
@@ -91,19 +94,21 @@ export async function resolveTags(
     if (resolved.size + unmatched.length > LIMITS.tagsPerLink) {
       throw validationError('tag_names', `a link carries at most ${LIMITS.tagsPerLink} tags`);
     }
-    if (unmatched.length > 0) {
-      await assertTagRoom(db, account, unmatched.length);
-      const colors = await takeRotationColors(db, account, unmatched.length);
-      const created = unmatched.map((name, i) => ({ id: newId('tag'), account_id: account.id, name, color: colors[i] as TagColor }));
-      await db.insertInto('tag').values(created).execute();
-      for (const tag of created) resolved.set(tag.id, { id: tag.id, name: tag.name, color: tag.color });
-    }
   }
-
   if (resolved.size > LIMITS.tagsPerLink) {
     throw validationError(tagNames?.length ? 'tag_names' : 'tag_ids', `a link carries at most ${LIMITS.tagsPerLink} tags`);
   }
-  return [...resolved.values()].sort(byName);
+  await assertTagRoom(db, account, unmatched.length);
+  return { found: [...resolved.values()], missing: unmatched };
+}
+
+/** Creates the tags {@link findTags} found missing, with the rotation's colours; the account must be locked. */
+export async function createTags(db: Db, account: AccountRow, names: readonly string[]): Promise<TagSummary[]> {
+  if (names.length === 0) return [];
+  const colors = await takeRotationColors(db, account, names.length);
+  const created = names.map((name, i) => ({ id: newId('tag'), account_id: account.id, name, color: colors[i] as TagColor }));
+  await db.insertInto('tag').values(created).execute();
+  return created.map(({ id, name, color }) => ({ id, name, color }));
 }
 
 function uniqueIgnoringCase(names: readonly string[]): string[] {
@@ -122,8 +127,8 @@ export async function setLinkTags(db: Db, linkId: string, tags: readonly TagSumm
   await attachTags(db, linkId, tags);
 }
 
-/** Tags a link that has none yet (one just inserted): nothing to remove first. */
-export async function attachTags(db: Db, linkId: string, tags: readonly TagSummary[]): Promise<void> {
+/** Tags a link that has none yet: nothing to remove first. */
+async function attachTags(db: Db, linkId: string, tags: readonly TagSummary[]): Promise<void> {
   if (tags.length > 0) {
     await db
       .insertInto('link_tag')

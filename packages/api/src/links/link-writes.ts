@@ -1,0 +1,248 @@
+import { createHash } from 'node:crypto';
+import type { TagSummary } from '@shortlinks/contract';
+import { effectiveLimits } from '../accounts/plans.ts';
+import type { AccountRow, Db } from '../database/database.ts';
+import { AppError } from '../errors.ts';
+import { newId } from '../ids.ts';
+import { byName, createTags, findTags, setLinkTags } from '../tags/tag-resolution.ts';
+import { changedFields, keepsTags, type LinkChange, type NewLink, newExpiry, type TaggedLink } from './link-changes.ts';
+import { insertWithSlug } from './link-insert.ts';
+import { findLiveLink, LINK_COLUMNS, LINK_FIELDS, type LinkRow, sortedTags, tagsColumn, tagsOfLinks } from './link-reads.ts';
+
+/** The live links a batch names: by slug, by external id, and (rows with neither) by final destination. */
+export interface LinkNames {
+  slugs: ReadonlySet<string>;
+  externalIds: ReadonlySet<string>;
+  destinations: ReadonlySet<string>;
+}
+
+/**
+ * Every write to an account's links, in one transaction: POST, PATCH, DELETE and upsert (one write
+ * each), the bulk calls (one transaction per item) and the import (a batch of rows). The rules that
+ * need the database live here once: the link limit, a free external id, the tags (found, limited,
+ * created), the slug. The caller (LinkService) opens the transaction, locks the account as `account`
+ * says, calls {@link finish} before commit and announces {@link slugs} after it.
+ *
+ * Creating, and anything that may create tags, needs the account locked (`lockAccount`): the
+ * account's live links are then counted once, from the count its triggers keep
+ * (`account.live_link_count`), and followed here.
+ */
+export class LinkWrites {
+  readonly #db: Db;
+  readonly #account: AccountRow;
+  readonly #linkLimit: number | null;
+  #liveLinks: number;
+  /** Tags found or created in this transaction, by name ignoring case: locked (FOR KEY SHARE) or new until it ends. */
+  readonly #tagsByName = new Map<string, TagSummary>();
+  /**
+   * The live link holding each external id this transaction knows of (undefined: none): the ones
+   * {@link liveLinksNamed} looked up and the ones it wrote. The account's lock keeps it true.
+   */
+  readonly #externalIds = new Map<string, string | undefined>();
+  /** The tags of the links created here, written in one statement by {@link finish}: a round trip less per link. */
+  readonly #newLinkTags = new Map<string, TagSummary[]>();
+  /** The slugs whose redirect this transaction changed. */
+  readonly slugs = new Set<string>();
+
+  constructor(db: Db, account: AccountRow) {
+    this.#db = db;
+    this.#account = account;
+    this.#linkLimit = effectiveLimits(account).link_limit;
+    this.#liveLinks = Number(account.live_link_count);
+  }
+
+  /** Creates the link (spec: POST /links); the account must be locked. */
+  async create(link: NewLink, now = Date.now()): Promise<TaggedLink> {
+    const expiry = newExpiry(link, now);
+    if (this.#linkLimit !== null && this.#liveLinks >= this.#linkLimit) {
+      throw new AppError('LINK_LIMIT_REACHED', `The account is at its plan's limit of ${this.#linkLimit} links`);
+    }
+    if (link.external_id !== undefined) await this.#assertExternalIdFree(link.external_id, undefined);
+    const tags = await this.#findTags(link.tag_ids, link.tag_names);
+    // The link before any new tag: a slug taken (by another account) is refused having created none,
+    // so a batch goes on without that row's tags.
+    const inserted = await insertWithSlug(
+      this.#db,
+      {
+        id: newId('lnk'),
+        account_id: this.#account.id,
+        destination_url: link.destination_url,
+        title: link.title,
+        external_id: link.external_id ?? null,
+        comments: link.comments,
+        expires_at: expiry.expires_at,
+        expiration_url: expiry.expiration_url,
+        ...(link.created_at ? { created_at: link.created_at } : {}),
+      },
+      link.slug,
+    );
+    this.#liveLinks++;
+    const carried = await this.#created(tags);
+    if (carried.length > 0) this.#newLinkTags.set(inserted.id, carried);
+    if (inserted.external_id !== null) this.#externalIds.set(inserted.external_id, inserted.id);
+    this.slugs.add(inserted.slug);
+    return { ...inserted, tags: carried };
+  }
+
+  /**
+   * Applies the change to the link, locked by the caller (spec: PATCH /links/{id}). `link.tags`,
+   * when the caller read them, spares reading them again, and rewriting the same ones.
+   */
+  async update(link: LinkRow & { tags?: TagSummary[] }, change: LinkChange, now = Date.now()): Promise<TaggedLink> {
+    const next = changedFields(link, change, now);
+    if (change.external_id !== undefined && change.external_id !== link.external_id) {
+      await this.#assertExternalIdFree(change.external_id, link.id);
+    }
+    const pending = this.#newLinkTags.get(link.id);
+    const current = pending ?? link.tags;
+    let tags: TagSummary[];
+    if ((change.tag_ids !== undefined || change.tag_names !== undefined) && !(current && keepsTags(current, change))) {
+      tags = await this.#created(await this.#findTags(change.tag_ids, change.tag_names));
+      this.#newLinkTags.delete(link.id);
+      await setLinkTags(this.#db, link.id, tags);
+    } else {
+      tags = current ?? (await tagsOfLinks(this.#db, [link.id])).get(link.id) ?? [];
+    }
+    const updated = await this.#db
+      .updateTable('link')
+      .set({ ...next, updated_at: new Date() })
+      .where('id', '=', link.id)
+      .returning(LINK_FIELDS)
+      .executeTakeFirstOrThrow();
+    if (link.external_id !== null && link.external_id !== updated.external_id) this.#externalIds.set(link.external_id, undefined);
+    if (updated.external_id !== null) this.#externalIds.set(updated.external_id, updated.id);
+    this.slugs.add(updated.slug);
+    return { ...updated, tags };
+  }
+
+  /** Deletes the link, locked by the caller, after the account (spec: DELETE /links/{id}). */
+  async delete(link: LinkRow): Promise<void> {
+    // The row stays (deleted_at) so its click history survives; deleting detaches its tags.
+    await this.#db.updateTable('link').set({ deleted_at: new Date() }).where('id', '=', link.id).execute();
+    await this.#db.deleteFrom('link_tag').where('link_id', '=', link.id).execute();
+    this.#newLinkTags.delete(link.id);
+    this.#liveLinks--;
+    if (link.external_id !== null) this.#externalIds.set(link.external_id, undefined);
+    this.slugs.add(link.slug);
+  }
+
+  /** Writes what the transaction left to its end (the new links' tags); the caller calls it before commit. */
+  async finish(): Promise<void> {
+    await this.#writeNewLinkTags();
+  }
+
+  async #writeNewLinkTags(): Promise<void> {
+    const pairs = [...this.#newLinkTags].flatMap(([link_id, tags]) => tags.map((tag) => ({ link_id, tag_id: tag.id })));
+    this.#newLinkTags.clear();
+    for (let start = 0; start < pairs.length; start += 10_000) {
+      await this.#db
+        .insertInto('link_tag')
+        .values(pairs.slice(start, start + 10_000))
+        .execute();
+    }
+  }
+
+  /** The live link of the account `ref` names (a `lnk_` id or `ext_` + external id), locked. */
+  liveLink(ref: string): Promise<LinkRow | undefined> {
+    return findLiveLink(this.#db, this.#account.id, ref, true);
+  }
+
+  /**
+   * The oldest live link of the account going exactly to `destination`, locked: what POST
+   * /links/upsert updates instead of creating another.
+   */
+  async oldestLiveLinkTo(destination: string): Promise<LinkRow | undefined> {
+    return (
+      this.#db
+        .selectFrom('link')
+        .select(LINK_COLUMNS)
+        .where('link.account_id', '=', this.#account.id)
+        .where('link.deleted_at', 'is', null)
+        // md5 of the URL is what link_account_destination_idx holds (URLs may be long).
+        .where((eb) => eb(eb.fn('md5', ['link.destination_url']), '=', eb.fn('md5', [eb.val(destination)])))
+        .where('link.destination_url', '=', destination)
+        .orderBy('link.created_at')
+        .limit(1)
+        .forUpdate()
+        .executeTakeFirst()
+    );
+  }
+
+  /**
+   * The live links of the account with any of these slugs, external ids or destinations, with their
+   * tags, locked, oldest first: what an import batch's rows may name, read in one statement.
+   */
+  async liveLinksNamed({ slugs, externalIds, destinations }: LinkNames): Promise<TaggedLink[]> {
+    if (slugs.size === 0 && externalIds.size === 0 && destinations.size === 0) return [];
+    // Links created earlier in this transaction are read with their tags.
+    await this.#writeNewLinkTags();
+    const rows = await this.#db
+      .selectFrom('link')
+      .select(LINK_COLUMNS)
+      .select(tagsColumn)
+      .where('link.account_id', '=', this.#account.id)
+      .where('link.deleted_at', 'is', null)
+      .where((eb) =>
+        eb.or([
+          ...(slugs.size > 0 ? [eb('link.slug', 'in', [...slugs])] : []),
+          ...(externalIds.size > 0 ? [eb('link.external_id', 'in', [...externalIds])] : []),
+          ...(destinations.size > 0
+            ? [
+                eb.and([
+                  eb(eb.fn('md5', ['link.destination_url']), 'in', [...destinations].map(md5)),
+                  eb('link.destination_url', 'in', [...destinations]),
+                ]),
+              ]
+            : []),
+        ]),
+      )
+      .orderBy('link.created_at')
+      .orderBy('link.id')
+      .forUpdate()
+      .execute();
+    for (const externalId of externalIds) this.#externalIds.set(externalId, undefined);
+    return rows.map((row) => {
+      if (row.external_id !== null) this.#externalIds.set(row.external_id, row.id);
+      return { ...row, tags: sortedTags(row.tags) };
+    });
+  }
+
+  async #assertExternalIdFree(externalId: string, exceptLinkId: string | undefined): Promise<void> {
+    let holder: string | undefined;
+    if (this.#externalIds.has(externalId)) {
+      holder = this.#externalIds.get(externalId);
+    } else {
+      const row = await this.#db
+        .selectFrom('link')
+        .select('id')
+        .where('account_id', '=', this.#account.id)
+        .where('external_id', '=', externalId)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirst();
+      holder = row?.id;
+    }
+    if (holder !== undefined && holder !== exceptLinkId) throw new AppError('EXTERNAL_ID_TAKEN', undefined, 'external_id');
+  }
+
+  /** The tags a link should carry, checked (tag-resolution.ts), those missing not yet created; by name from memory when known. */
+  async #findTags(tagIds: readonly string[] | undefined, tagNames: readonly string[] | undefined) {
+    if (tagIds === undefined && tagNames !== undefined) {
+      const known = tagNames.map((name) => this.#tagsByName.get(name.toLowerCase()));
+      if (known.every((tag) => tag !== undefined)) return { found: [...new Set(known)], missing: [] };
+    }
+    const tags = await findTags(this.#db, this.#account, tagIds, tagNames);
+    for (const tag of tags.found) this.#tagsByName.set(tag.name.toLowerCase(), tag);
+    return tags;
+  }
+
+  /** The tags found, with the missing ones created now, in the API's order. */
+  async #created({ found, missing }: { found: TagSummary[]; missing: string[] }): Promise<TagSummary[]> {
+    const created = await createTags(this.#db, this.#account, missing);
+    for (const tag of created) this.#tagsByName.set(tag.name.toLowerCase(), tag);
+    return [...found, ...created].sort(byName);
+  }
+}
+
+function md5(text: string): string {
+  return createHash('md5').update(text).digest('hex');
+}
