@@ -6,6 +6,7 @@ import { formErrorOf } from '@shortlinks/ui/errors';
 import { QrCode } from '@shortlinks/ui/qr-code';
 import { useEffect, useRef, useState } from 'react';
 import { manageRouteHash } from '../lib/manage-route.ts';
+import { ShortUrlText } from './ShortUrlText.tsx';
 
 /**
  * The page's link in the popup: its short URL (copied already; **Copy** has the focus), its
@@ -55,8 +56,8 @@ export function PageLinkView({
             {createdHere ? 'New short link' : `This page’s short link · ${countOf(link.click_count, 'click')}`}
             {expired ? <span className="badge expired">Expired</span> : null}
           </div>
-          <output data-testid="short-url" className="page-link-url">
-            {link.short_url}
+          <output data-testid="short-url" className="page-link-url" title={link.short_url}>
+            <ShortUrlText url={link.short_url} />
           </output>
           <div className="row" style={{ flexWrap: 'wrap', rowGap: 4, gap: 6 }}>
             <button type="button" className="button primary small" ref={copy} onClick={onCopy}>

@@ -1,24 +1,45 @@
 import type { Link, Tag } from '@shortlinks/client';
-import { Field, TagsField, useShortlinks } from '@shortlinks/ui';
+import {
+  DestinationField,
+  draftProblem,
+  EMPTY_DRAFT,
+  ExpiryFields,
+  errorAfterChange,
+  Field,
+  type LinkDraft,
+  SLUG_RULE,
+  TagsField,
+  UtmFields,
+  useShortlinks,
+} from '@shortlinks/ui';
 import { type FormError, formErrorOf, type LinkFormField } from '@shortlinks/ui/errors';
-import { type FormEvent, useState } from 'react';
-import { createBodyOf, EMPTY_DRAFT, type NewLinkDraft, newLinkProblem } from './new-link.ts';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { createBodyOf } from './new-link.ts';
 
 /**
- * Creates a link: where it leads, and optionally its title, slug, tags and comments. UTM parameters
- * and an expiry are set afterwards with Edit, in the same form the list uses for every link.
+ * Creates a link: where it leads, and optionally its title, slug, tags, UTM parameters, expiry
+ * with its fallback, and comments: the same fields, rules and error placement as Edit.
  */
 export function NewLinkForm({ tags, onCreated, onCancel }: { tags: Tag[]; onCreated: (link: Link) => void; onCancel: () => void }) {
-  const { client, onLinkCreated } = useShortlinks();
-  const [draft, setDraft] = useState<NewLinkDraft>(EMPTY_DRAFT);
+  const { client, onLinkCreated, messages } = useShortlinks();
+  const [draft, setDraft] = useState<LinkDraft>(EMPTY_DRAFT);
   const [error, setError] = useState<FormError>();
   const [saving, setSaving] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
   const errorAt = (field: LinkFormField) => (error?.field === field ? error.message : undefined);
-  const change = (patch: Partial<NewLinkDraft>) => setDraft((current) => ({ ...current, ...patch }));
+  const change = (patch: Partial<LinkDraft>) => {
+    setDraft((current) => ({ ...current, ...patch }));
+    setError((current) => errorAfterChange(current, patch));
+  };
+
+  useEffect(() => {
+    // After a refusal the focus goes to the field in error (or the form's banner), as in Edit.
+    if (error) form.current?.querySelector<HTMLElement>('[aria-invalid="true"], [data-form-error]')?.focus();
+  }, [error]);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const problem = newLinkProblem(draft);
+    const problem = draftProblem(draft);
     setError(problem);
     if (problem) return;
     setSaving(true);
@@ -28,42 +49,42 @@ export function NewLinkForm({ tags, onCreated, onCancel }: { tags: Tag[]; onCrea
       setDraft(EMPTY_DRAFT);
       onCreated(link);
     } catch (caught) {
-      setError(formErrorOf(caught));
+      setError(formErrorOf(caught, messages));
     } finally {
       setSaving(false);
     }
   };
 
   return (
-    <form className="panel new-link" onSubmit={submit} noValidate aria-label="New link">
+    <form className="panel new-link" onSubmit={submit} noValidate aria-label="New link" ref={form}>
       <h2>New link</h2>
-      {error?.field === 'form' || error?.field === 'utm' || error?.field === 'expires_at' || error?.field === 'expiration_url' ? (
-        <div className="banner error" role="alert">
+      {error?.field === 'form' ? (
+        <div className="banner error" role="alert" tabIndex={-1} data-form-error>
           {error.message}
         </div>
       ) : null}
-      <Field label="Destination" error={errorAt('destination_url')}>
-        {(props) => (
-          <input
-            {...props}
-            name="destination_url"
-            type="url"
-            inputMode="url"
-            placeholder="https://example.com/page"
-            value={draft.destination}
-            onChange={(e) => change({ destination: e.target.value })}
-          />
-        )}
-      </Field>
+      <DestinationField
+        value={draft.destination}
+        error={errorAt('destination_url')}
+        hint="An address without https:// gets it."
+        onChange={(destination) => change({ destination })}
+      />
       <div className="grid-2">
         <Field label="Title" error={errorAt('title')} hint="Empty: the destination's address.">
           {(props) => <input {...props} name="title" value={draft.title} onChange={(e) => change({ title: e.target.value })} />}
         </Field>
-        <Field label="Slug" error={errorAt('slug')} hint="Empty: a random one. A slug never changes later.">
+        <Field label="Slug" error={errorAt('slug')} hint={`Empty: a random one. ${SLUG_RULE}`}>
           {(props) => <input {...props} name="slug" value={draft.slug} onChange={(e) => change({ slug: e.target.value })} />}
         </Field>
       </div>
       <TagsField available={tags} selected={draft.tags} onChange={(names) => change({ tags: names })} error={errorAt('tags')} />
+      <UtmFields utm={draft.utm} error={errorAt('utm')} onChange={(utm) => change({ utm })} />
+      <ExpiryFields
+        expiresAt={draft.expiresAt}
+        expirationUrl={draft.expirationUrl}
+        errors={{ expiresAt: errorAt('expires_at'), expirationUrl: errorAt('expiration_url') }}
+        onChange={change}
+      />
       <Field label="Comments" error={errorAt('comments')}>
         {(props) => <textarea {...props} name="comments" value={draft.comments} onChange={(e) => change({ comments: e.target.value })} />}
       </Field>

@@ -1,5 +1,6 @@
+import { draftProblem, EMPTY_DRAFT } from '@shortlinks/ui';
 import { describe, expect, test } from 'vitest';
-import { createBodyOf, EMPTY_DRAFT, newLinkProblem, titleFromDestination } from './new-link.ts';
+import { createBodyOf, titleFromDestination } from './new-link.ts';
 
 describe('the New link form', () => {
   test('an empty title becomes the destination’s host and path', () => {
@@ -15,6 +16,7 @@ describe('the New link form', () => {
     });
     expect(
       createBodyOf({
+        ...EMPTY_DRAFT,
         destination: 'https://example.com/a',
         title: ' Launch ',
         slug: ' spring ',
@@ -30,9 +32,32 @@ describe('the New link form', () => {
     });
   });
 
-  test('a missing or schemeless destination is pointed out at its field before anything is sent', () => {
-    expect(newLinkProblem(EMPTY_DRAFT)).toEqual({ field: 'destination_url', message: 'Enter the address the short link leads to.' });
-    expect(newLinkProblem({ ...EMPTY_DRAFT, destination: 'example.com' })?.field).toBe('destination_url');
-    expect(newLinkProblem({ ...EMPTY_DRAFT, destination: 'HTTPS://example.com' })).toBeUndefined();
+  test('UTM parameters and an expiry with its fallback are sent on creation', () => {
+    const expiresAt = '2031-05-06T07:08';
+    expect(
+      createBodyOf({
+        ...EMPTY_DRAFT,
+        destination: 'https://example.com/a',
+        utm: { ...EMPTY_DRAFT.utm, source: 'newsletter', campaign: 'spring' },
+        expiresAt,
+        expirationUrl: 'https://example.com/over',
+      }),
+    ).toMatchObject({
+      utm: { source: 'newsletter', campaign: 'spring' },
+      expires_at: new Date(expiresAt).getTime(),
+      expiration_url: 'https://example.com/over',
+    });
+  });
+
+  test('an address typed without a scheme is created with https://, and titled after it', () => {
+    expect(createBodyOf({ ...EMPTY_DRAFT, destination: 'example.com/x' })).toEqual({
+      title: 'example.com/x',
+      destination_url: 'https://example.com/x',
+    });
+    expect(draftProblem({ ...EMPTY_DRAFT, destination: 'example.com/x' })).toBeUndefined();
+  });
+
+  test('a missing destination is pointed out at its field before anything is sent', () => {
+    expect(draftProblem(EMPTY_DRAFT)).toEqual({ field: 'destination_url', message: 'Enter the address the short link leads to.' });
   });
 });

@@ -1,48 +1,133 @@
-import { ShortlinksError } from '@shortlinks/client';
-import { useShortlinks } from '@shortlinks/ui';
+import { Confirmation, countOf, ErrorBanner, LinkForm, useShortlinks } from '@shortlinks/ui';
 import { LinkAnalytics } from '@shortlinks/ui/analytics';
-import { useEffect, useState } from 'react';
+import { formErrorOf } from '@shortlinks/ui/errors';
+import { QrCode } from '@shortlinks/ui/qr-code';
+import { useState } from 'react';
 import { Link, useLocation } from 'wouter';
+import type { AccountState } from '../account.ts';
+import { LinkDetails } from '../links/LinkDetails.tsx';
+import { useAccountTags } from '../links/useAccountTags.ts';
+import { useLink } from '../links/useLink.ts';
 import { paths } from '../routes.ts';
 import { useDocumentTitle } from '../useDocumentTitle.ts';
 
-/** One link's statistics: what the link is, its clicks over time and their breakdowns. */
-export function LinkStatsPage({ id }: { id: string }) {
-  const { client } = useShortlinks();
+/**
+ * A link's home (`/app/links/{id}`): what it is (short URL with Copy, destination, tags, created,
+ * expiry, comments), what can be done with it (edit, delete, its QR code as PNG or SVG) and its
+ * statistics. The file keeps its name from when the page held the statistics alone.
+ */
+export function LinkStatsPage({ id, account }: { id: string; account?: AccountState }) {
+  const { client, messages } = useShortlinks();
   const [, navigate] = useLocation();
-  // The title for the tab; null: no such link in the account.
-  const [title, setTitle] = useState<string | null>();
-  useDocumentTitle(title ?? (title === null ? 'Link not found' : 'Link'), 'Statistics');
+  const { found, retry, replace } = useLink(client, id);
+  const [editing, setEditing] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const [said, setSaid] = useState<string>();
+  const [error, setError] = useState<string>();
+  const tags = useAccountTags(client, account, editing);
+  const link = found.state === 'found' ? found.link : undefined;
+  useDocumentTitle(link?.title ?? (found.state === 'not-found' ? 'Link not found' : 'Link'), 'Statistics');
 
-  useEffect(() => {
-    let current = true;
-    setTitle(undefined);
-    client.links.get(id).then(
-      (found) => current && setTitle(found.title),
-      // Other failures are the statistics' to explain, where they are shown.
-      (caught) => current && caught instanceof ShortlinksError && caught.status === 404 && setTitle(null),
-    );
-    return () => {
-      current = false;
-    };
-  }, [client, id]);
+  const remove = async () => {
+    if (!link) return;
+    try {
+      await client.links.delete(link.id);
+      account?.changed();
+      navigate(paths.links);
+    } catch (caught) {
+      setError(formErrorOf(caught, messages).message);
+      setConfirming(false);
+    }
+  };
 
-  return (
-    <>
-      <nav className="crumbs" aria-label="Breadcrumb">
-        <Link href={paths.links}>Links</Link> <span aria-hidden="true">/</span> <span>Statistics</span>
-      </nav>
-      {title === null ? (
+  const crumbs = (
+    <nav className="crumbs" aria-label="Breadcrumb">
+      <Link href={paths.links}>Links</Link> <span aria-hidden="true">/</span> <span>{link?.title ?? 'Link'}</span>
+    </nav>
+  );
+  if (found.state === 'not-found') {
+    return (
+      <>
+        {crumbs}
         <div className="empty">
           <h1>Link not found</h1>
           <p>This link does not exist in your account, or it has been deleted.</p>
         </div>
-      ) : (
+      </>
+    );
+  }
+  return (
+    <div className="link-page">
+      {crumbs}
+      {found.state === 'failed' ? <ErrorBanner message={found.message} onRetry={retry} /> : null}
+      {link ? (
         <>
-          <h1 className="visually-hidden">{title ? `Statistics of ${title}` : 'Statistics of the link'}</h1>
-          <LinkAnalytics linkId={id} onOpenLink={(linkId) => navigate(paths.link(linkId))} />
+          <div className="page-head link-page-head">
+            <h1>{link.title}</h1>
+            <div className="row link-page-actions">
+              <button
+                type="button"
+                className="button"
+                aria-expanded={editing}
+                onClick={() => {
+                  setEditing(!editing);
+                  setSaid(undefined);
+                }}
+              >
+                Edit
+              </button>
+              <button type="button" className="button danger" onClick={() => setConfirming(true)} disabled={confirming}>
+                Delete
+              </button>
+            </div>
+          </div>
+          {confirming ? (
+            <Confirmation confirmLabel="Delete link" onConfirm={remove} onCancel={() => setConfirming(false)}>
+              Delete {link.short_url}? It stops working at once, and this cannot be undone.
+              {link.click_count > 0 ? ` Its ${countOf(link.click_count, 'click')} stay in the account’s overview.` : ''}
+            </Confirmation>
+          ) : null}
+          {error ? <ErrorBanner message={error} /> : null}
+          {said ? (
+            <div className="banner ok" role="status">
+              {said}
+            </div>
+          ) : null}
+          {editing ? (
+            <section className="panel link-page-edit" aria-label="Edit">
+              <LinkForm
+                link={link}
+                fresh={false}
+                tags={tags}
+                onCancel={() => setEditing(false)}
+                onSaved={(saved, words) => {
+                  setEditing(false);
+                  setSaid(words);
+                  replace(saved);
+                  account?.changed();
+                  // Moved to a new slug: a new link, so a new address.
+                  if (saved.id !== link.id) navigate(paths.link(saved.id), { replace: true });
+                }}
+              />
+            </section>
+          ) : null}
+          <div className="link-home">
+            <section className="panel" aria-labelledby="link-details-heading">
+              <h2 id="link-details-heading">Details</h2>
+              <LinkDetails link={link} />
+            </section>
+            <section className="panel link-page-qr" aria-labelledby="link-qr-heading">
+              <h2 id="link-qr-heading">QR code</h2>
+              <QrCode url={link.short_url} size={148} />
+            </section>
+          </div>
+          <h2 className="link-page-section">Statistics</h2>
         </>
-      )}
-    </>
+      ) : null}
+      {found.state !== 'failed' ? (
+        // Asked at once, beside the link itself; its own heading repeats the page's, so the page hides it (dashboard.css).
+        <LinkAnalytics linkId={id} onOpenLink={(linkId) => navigate(paths.link(linkId))} />
+      ) : null}
+    </div>
   );
 }

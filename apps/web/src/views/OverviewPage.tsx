@@ -7,12 +7,14 @@ import { useDocumentTitle } from '../useDocumentTitle.ts';
 export function OverviewPage() {
   useDocumentTitle('Overview');
   const [, navigate] = useLocation();
+  // One heading: the page's. The statistics' own ("All links") is hidden here (dashboard.css), its
+  // subtitle stays under the page's heading.
   return (
-    <>
+    <div className="overview-page">
       <div className="page-head">
         <h1>Overview</h1>
       </div>
       <AccountAnalytics onOpenLink={(id) => navigate(paths.link(id))} />
-    </>
+    </div>
   );
 }

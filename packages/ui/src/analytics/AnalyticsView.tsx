@@ -5,6 +5,7 @@ import { type ReactNode, useMemo, useState } from 'react';
 import { BreakdownList } from './BreakdownList.tsx';
 import { ChartPanel } from './ChartPanel.tsx';
 import { browserTimeZone } from './calendar.ts';
+import { countriesNeverKnown } from './country-hint.ts';
 import { DIMENSIONS, dimensionValueLabel, formatsFor, offsetChanges } from './format.ts';
 import { RangePicker } from './RangePicker.tsx';
 import { type RangeChoice, resolveRange, type StatsWindow } from './range.ts';
@@ -116,6 +117,7 @@ export function AnalyticsView<T extends LinkStats | GroupStats>({
                     title={dimension.title}
                     testId={`breakdown-${dimension.key}`}
                     count={formats.count}
+                    note={dimension.key === 'countries' && countriesNeverKnown(stats.breakdowns.countries) ? <CountriesHint /> : undefined}
                     entries={stats.breakdowns[dimension.key].map((entry) => ({
                       key: entry.value ?? '',
                       label: dimensionValueLabel(dimension.key, entry.value, formats),
@@ -130,6 +132,16 @@ export function AnalyticsView<T extends LinkStats | GroupStats>({
         </div>
       ) : null}
     </section>
+  );
+}
+
+/** How a server's operator turns countries on (docs/statistics.md: countries). */
+function CountriesHint() {
+  return (
+    <span data-testid="countries-hint">
+      Countries are unknown until the server reads them from a trusted proxy: set <code>CLICK_COUNTRY_HEADER</code> to the header it sets (
+      <code>CF-IPCountry</code> behind Cloudflare). See <code>docs/statistics.md</code>.
+    </span>
   );
 }
 

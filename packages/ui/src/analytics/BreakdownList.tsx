@@ -17,12 +17,15 @@ export function BreakdownList({
   entries,
   count,
   empty = 'No clicks.',
+  note,
   testId,
 }: {
   title: string;
   entries: BarEntry[];
   count(value: number): string;
   empty?: string;
+  /** Said under the bars: why they look as they do, when that needs saying. */
+  note?: ReactNode;
   testId?: string;
 }) {
   const headingId = useId();
@@ -51,6 +54,7 @@ export function BreakdownList({
           ))}
         </ol>
       )}
+      {note ? <p className="muted analytics-card-note">{note}</p> : null}
     </section>
   );
 }

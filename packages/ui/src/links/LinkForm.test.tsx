@@ -6,6 +6,7 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import { ShortlinksProvider } from '../ShortlinksProvider.tsx';
 import { sampleLink } from '../testing/sample-link.ts';
 import { LinkForm } from './LinkForm.tsx';
+import { SLUG_RULE } from './slug-rule.ts';
 
 const link = sampleLink();
 
@@ -170,7 +171,9 @@ describe('LinkForm', () => {
 
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     fireEvent.click(screen.getByRole('button', { name: 'Move link' }));
-    await waitFor(() => expect(onSaved).toHaveBeenCalledExactlyOnceWith(expect.objectContaining({ id: 'lnk_2' })));
+    await waitFor(() =>
+      expect(onSaved).toHaveBeenCalledExactlyOnceWith(expect.objectContaining({ id: 'lnk_2' }), 'Saved: the link is now sho.rt/spring'),
+    );
     expect(calls).toEqual([
       [
         'create',
@@ -200,7 +203,7 @@ describe('LinkForm', () => {
     expect(calls.map(([name]) => name)).toEqual(['create', 'delete', 'upsert']);
     expect(calls[0]?.[1]).not.toHaveProperty('external_id');
     expect(calls[2]?.[1]).toEqual({ title: 'Read me', destination_url: link.destination_url, external_id: 'crm-42' });
-    expect(onSaved).toHaveBeenCalledWith(expect.objectContaining({ id: 'lnk_2', external_id: 'crm-42' }));
+    expect(onSaved).toHaveBeenCalledWith(expect.objectContaining({ id: 'lnk_2', external_id: 'crm-42' }), expect.stringMatching(/^Saved/));
   });
 
   test('a save says Saved; one with nothing changed says so', async () => {
@@ -246,5 +249,49 @@ describe('LinkForm', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('"docs" is a reserved word and cannot be used as a slug.')).toBeTruthy();
     expect(calls).toEqual([]);
+  });
+
+  test('a new destination is sent with the UTM values and a refusal is shown at the destination, cleared once it is changed', async () => {
+    const { client, calls } = failingClient(
+      new ShortlinksError('VALIDATION_ERROR', 'destination_url must not point to a private network', 422, 'destination_url'),
+    );
+    renderWith(
+      client,
+      <LinkForm
+        link={sampleLink({ destination_url: 'https://example.com/read?utm_source=news' })}
+        fresh={false}
+        tags={[]}
+        onSaved={() => undefined}
+      />,
+    );
+    const destination = screen.getByLabelText('Destination') as HTMLInputElement;
+    expect(destination.value).toBe('https://example.com/read');
+    fireEvent.change(destination, { target: { value: 'http://10.0.0.1/x' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    const message = await screen.findByText('The page address must not point to a private network.');
+    expect(message.id).toBe(destination.getAttribute('aria-describedby'));
+    expect(calls).toEqual([{ id: 'lnk_1', destination_url: 'http://10.0.0.1/x', utm: { source: 'news' } }]);
+    fireEvent.change(destination, { target: { value: 'https://example.com/read-again' } });
+    expect(screen.queryByText('The page address must not point to a private network.')).toBeNull();
+    expect(destination.getAttribute('aria-invalid')).toBe('false');
+  });
+
+  test('an address typed without a scheme is completed with https:// when the field is left', () => {
+    const { client } = failingClient(new ShortlinksError('INTERNAL_ERROR', 'x', 500));
+    renderWith(client, <LinkForm link={link} fresh={false} tags={[]} onSaved={() => undefined} />);
+    const destination = screen.getByLabelText('Destination') as HTMLInputElement;
+    fireEvent.change(destination, { target: { value: 'example.com/x' } });
+    fireEvent.blur(destination);
+    expect(destination.value).toBe('https://example.com/x');
+  });
+
+  test('the slug says the one rule about changing it, fresh or not', () => {
+    const { client } = failingClient(new ShortlinksError('INTERNAL_ERROR', 'x', 500));
+    const hintOf = () => document.getElementById(screen.getByLabelText('Slug').getAttribute('aria-describedby') ?? '')?.textContent;
+    const { unmount } = renderWith(client, <LinkForm link={link} fresh={false} tags={[]} onSaved={() => undefined} />);
+    expect(hintOf()).toBe(SLUG_RULE);
+    unmount();
+    renderWith(client, <LinkForm link={link} fresh tags={[]} onSaved={() => undefined} />);
+    expect(hintOf()).toBe(SLUG_RULE);
   });
 });

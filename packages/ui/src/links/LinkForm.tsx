@@ -7,10 +7,14 @@ import { countOf } from '../counts.ts';
 import { Field, TextField } from '../Field.tsx';
 import { useShortlinks } from '../ShortlinksProvider.tsx';
 import { TagsField } from '../tags/TagsField.tsx';
+import { DestinationField } from './DestinationField.tsx';
+import { ExpiryFields } from './ExpiryFields.tsx';
 import { type FormError, formErrorOf, type LinkFormField } from './field-errors.ts';
 import { shortUrlText } from './link-dates.ts';
-import { draftOf, type LinkDraft, newSlugOf, slugChangeProblem, UTM_KEYS } from './link-draft.ts';
+import { draftOf, errorAfterChange, type LinkDraft, newSlugOf, slugChangeProblem } from './link-draft.ts';
 import { type SaveResult, saveDraft } from './save-draft.ts';
+import { SLUG_RULE } from './slug-rule.ts';
+import { UtmFields } from './UtmFields.tsx';
 
 const isFormError = (value: unknown): value is FormError =>
   typeof value === 'object' && value !== null && 'field' in value && 'message' in value && !(value instanceof Error);
@@ -22,8 +26,9 @@ const SAVED: Record<SaveResult['outcome'], (link: Link) => string> = {
 };
 
 /**
- * The link editor (the extension's popup and manage page, the web dashboard): title, slug, tags,
- * UTM, expiry with fallback, comments. The slug of a link just created may still be chosen; on any
+ * The link editor (the extension's popup and manage page, the web dashboard): destination, title,
+ * slug, tags, UTM, expiry with fallback, comments. The destination is checked by the server as on
+ * creation (PATCH /links/{id} sends it with the UTM values), and a refusal is shown at the field. The slug of a link just created may still be chosen; on any
  * other link it is fixed, and **Change…** moves the link to a new slug after a confirmation that
  * says what is lost. Save stays in view (a sticky footer) and says what it did; after a failed
  * save the focus goes to the first field in error, with its message in view.
@@ -39,7 +44,8 @@ export function LinkForm({
   /** Created a moment ago (by the extension's popup): its slug may still be chosen without moving anything. */
   fresh: boolean;
   tags: TagSummary[];
-  onSaved: (link: Link) => void;
+  /** The link as stored now (a moved link has a new id), and what the form says about the save. */
+  onSaved: (link: Link, said: string) => void;
   onCancel?: () => void;
 }) {
   const host = useShortlinks();
@@ -55,6 +61,7 @@ export function LinkForm({
   const errorAt = (field: LinkFormField) => (error?.field === field ? error.message : undefined);
   const change = (patch: Partial<LinkDraft>) => {
     setDraft((current) => ({ ...current, ...patch }));
+    setError((current) => errorAfterChange(current, patch));
     setStatus(undefined);
   };
   const newSlug = newSlugOf(link, draft);
@@ -78,8 +85,9 @@ export function LinkForm({
       const result = await saveDraft(host.client, link, draft, fresh || moving, host);
       setDraft(draftOf(result.link));
       setMoving(false);
-      setStatus(`${SAVED[result.outcome](result.link)}${result.notice ? `. ${result.notice}` : ''}`);
-      onSaved(result.link);
+      const said = `${SAVED[result.outcome](result.link)}${result.notice ? `. ${result.notice}` : ''}`;
+      setStatus(said);
+      onSaved(result.link, said);
     } catch (caught) {
       setError(isFormError(caught) ? caught : formErrorOf(caught, host.messages));
     } finally {
@@ -105,8 +113,7 @@ export function LinkForm({
     if (errorAt('slug')) setError(undefined);
   };
 
-  const hasUtm = UTM_KEYS.some((key) => draft.utm[key] !== '');
-  const formError = error?.field === 'form' || error?.field === 'destination_url' ? error.message : undefined;
+  const formError = error?.field === 'form' ? error.message : undefined;
   return (
     <form onSubmit={submit} noValidate aria-label="Edit link" ref={form} className="link-form">
       {formError ? (
@@ -114,8 +121,9 @@ export function LinkForm({
           {formError}
         </div>
       ) : null}
+      <DestinationField value={draft.destination} error={errorAt('destination_url')} onChange={(destination) => change({ destination })} />
       <TextField label="Title" error={errorAt('title')} name="title" value={draft.title} onValueChange={(title) => change({ title })} />
-      <Field label="Slug" error={errorAt('slug')} hint={slugHint(link, fresh, moving)}>
+      <Field label="Slug" error={errorAt('slug')} hint={slugHint(link, moving)}>
         {(props) => (
           <div className="row slug-row">
             <input
@@ -139,47 +147,13 @@ export function LinkForm({
         )}
       </Field>
       <TagsField available={tags} selected={draft.tags} onChange={(names) => change({ tags: names })} error={errorAt('tags')} />
-      <details open={hasUtm || Boolean(errorAt('utm'))}>
-        <summary>UTM parameters</summary>
-        {errorAt('utm') ? (
-          <div className="banner error" role="alert" tabIndex={-1} data-form-error>
-            {errorAt('utm')}
-          </div>
-        ) : null}
-        <div className="grid-2">
-          {UTM_KEYS.map((key) => (
-            <TextField
-              key={key}
-              label={`utm_${key}`}
-              name={`utm_${key}`}
-              value={draft.utm[key]}
-              onValueChange={(value) => change({ utm: { ...draft.utm, [key]: value } })}
-            />
-          ))}
-        </div>
-      </details>
-      <details open={draft.expiresAt !== '' || Boolean(errorAt('expires_at') || errorAt('expiration_url'))}>
-        <summary>Expiry</summary>
-        <div className="grid-2">
-          <TextField
-            label="Expires at"
-            error={errorAt('expires_at')}
-            type="datetime-local"
-            name="expires_at"
-            value={draft.expiresAt}
-            onValueChange={(expiresAt) => change({ expiresAt })}
-          />
-          <TextField
-            label="Then redirect to"
-            error={errorAt('expiration_url')}
-            type="url"
-            name="expiration_url"
-            placeholder="https://…"
-            value={draft.expirationUrl}
-            onValueChange={(expirationUrl) => change({ expirationUrl })}
-          />
-        </div>
-      </details>
+      <UtmFields utm={draft.utm} error={errorAt('utm')} onChange={(utm) => change({ utm })} />
+      <ExpiryFields
+        expiresAt={draft.expiresAt}
+        expirationUrl={draft.expirationUrl}
+        errors={{ expiresAt: errorAt('expires_at'), expirationUrl: errorAt('expiration_url') }}
+        onChange={change}
+      />
       <Field label="Comments" error={errorAt('comments')}>
         {(props) => <textarea {...props} name="comments" value={draft.comments} onChange={(e) => change({ comments: e.target.value })} />}
       </Field>
@@ -219,8 +193,6 @@ export function LinkForm({
   );
 }
 
-function slugHint(link: Link, fresh: boolean, moving: boolean): string {
-  if (fresh) return 'Letters, digits, - and _. Created a moment ago, so you may still choose it.';
-  if (moving) return `The new slug. Saving moves the link: ${shortUrlText(link.short_url)} stops working.`;
-  return 'A slug is fixed once the link exists. Change… moves the link to a new one.';
+function slugHint(link: Link, moving: boolean): string {
+  return moving ? `The new slug. Saving moves the link: ${shortUrlText(link.short_url)} stops working.` : SLUG_RULE;
 }

@@ -1,6 +1,17 @@
 import type { Link } from '@shortlinks/client';
 import { describe, expect, test } from 'vitest';
-import { createOf, draftOf, draftProblem, fromDateTimeLocal, isUnchanged, toDateTimeLocal, updateOf, withoutUtm } from './link-draft.ts';
+import {
+  createOf,
+  draftOf,
+  draftProblem,
+  EMPTY_DRAFT,
+  errorAfterChange,
+  fromDateTimeLocal,
+  isUnchanged,
+  toDateTimeLocal,
+  updateOf,
+  withoutUtm,
+} from './link-draft.ts';
 
 const link: Link = {
   id: 'lnk_1',
@@ -19,6 +30,10 @@ describe('draftOf', () => {
     expect(draft.utm).toEqual({ source: 'news', medium: '', campaign: 'spring', content: '', term: '' });
     expect(draft.tags).toEqual(['Campaigns']);
     expect(draft.expiresAt).toBe('');
+  });
+
+  test('shows the destination without its utm_ parameters, which are in the UTM fields', () => {
+    expect(draftOf(link).destination).toBe('https://example.com/page?ref=1');
   });
 });
 
@@ -39,6 +54,20 @@ describe('updateOf', () => {
     expect(update).toEqual({ id: 'lnk_1', destination_url: 'https://example.com/page?ref=1', utm: { source: 'news', medium: 'email' } });
   });
 
+  test('a new destination is sent with the UTM values, which the API merges only into a destination sent with them', () => {
+    const update = updateOf(link, { ...draftOf(link), destination: 'https://example.com/fixed' });
+    expect(update).toEqual({ id: 'lnk_1', destination_url: 'https://example.com/fixed', utm: { source: 'news', campaign: 'spring' } });
+  });
+
+  test('a destination typed without a scheme is sent with https://', () => {
+    const update = updateOf(link, {
+      ...draftOf(link),
+      destination: 'example.com/x',
+      utm: { ...draftOf(link).utm, source: '', campaign: '' },
+    });
+    expect(update).toEqual({ id: 'lnk_1', destination_url: 'https://example.com/x' });
+  });
+
   test('clearing the expiry sends null (which removes the fallback too); clearing comments sends null', () => {
     const expiring: Link = { ...link, expires_at: Date.now() + 86_400_000, expiration_url: 'https://example.com/over', comments: 'note' };
     const update = updateOf(expiring, { ...draftOf(expiring), expiresAt: '', expirationUrl: '', comments: '  ' });
@@ -52,6 +81,36 @@ describe('updateOf', () => {
 });
 
 describe('createOf and draftProblem', () => {
+  test('a new link sends only what was filled in, trimmed, with UTM and expiry', () => {
+    expect(createOf(undefined, { ...EMPTY_DRAFT, destination: ' example.com/a ', title: 'A' })).toEqual({
+      title: 'A',
+      destination_url: 'https://example.com/a',
+    });
+    expect(
+      createOf(undefined, {
+        ...EMPTY_DRAFT,
+        destination: 'https://example.com/a',
+        title: ' Launch ',
+        utm: { ...EMPTY_DRAFT.utm, source: ' news ' },
+        expiresAt: '2031-05-06T07:08',
+        expirationUrl: 'example.com/over',
+      }),
+    ).toEqual({
+      title: 'Launch',
+      destination_url: 'https://example.com/a',
+      utm: { source: 'news' },
+      expires_at: fromDateTimeLocal('2031-05-06T07:08'),
+      expiration_url: 'https://example.com/over',
+    });
+  });
+
+  test('an empty destination is refused at its field before anything is sent', () => {
+    expect(draftProblem({ ...draftOf(link), destination: ' ' })).toEqual({
+      field: 'destination_url',
+      message: 'Enter the address the short link leads to.',
+    });
+  });
+
   test('a fresh link with its own slug is created with every field the draft holds', () => {
     const draft = { ...draftOf(link), slug: ' spring ', comments: 'hi' };
     expect(createOf(link, draft)).toEqual({
@@ -81,6 +140,20 @@ describe('createOf and draftProblem', () => {
       message: expect.stringContaining('needs an expiry'),
     });
     expect(draftProblem(draftOf(link))).toBeUndefined();
+  });
+});
+
+describe('errorAfterChange', () => {
+  test('an error clears when its field is changed, and stays when another one is', () => {
+    const slugTaken = { field: 'slug', message: 'Taken' } as const;
+    expect(errorAfterChange(slugTaken, { slug: 'spring-2' })).toBeUndefined();
+    expect(errorAfterChange(slugTaken, { title: 'Spring' })).toBe(slugTaken);
+    const needsExpiry = { field: 'expiration_url', message: 'Needs an expiry' } as const;
+    expect(errorAfterChange(needsExpiry, { expiresAt: '2031-05-06T07:08' })).toBeUndefined();
+    const refused = { field: 'destination_url', message: 'Refused' } as const;
+    expect(errorAfterChange(refused, { destination: 'https://example.com/' })).toBeUndefined();
+    const whole = { field: 'form', message: 'Unreachable' } as const;
+    expect(errorAfterChange(whole, { title: 'x' })).toBe(whole);
   });
 });
 
