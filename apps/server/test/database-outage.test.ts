@@ -218,7 +218,9 @@ describe('the database goes away and comes back', () => {
     const em = server.orm.em.fork();
     await em
       .getConnection()
-      .execute(`select pg_terminate_backend(pid) from pg_stat_activity where query like 'listen %' and pid <> pg_backend_pid()`);
+      .execute(
+        `select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'shortlinks change listener' and pid <> pg_backend_pid()`,
+      );
     await waitFor(() => server.services.redirects.cache.keptSize > 0, 10_000, 'the listener to notice');
     await em.getConnection().execute(`update link set destination_url = 'https://example.com/after' where slug = 'changed-meanwhile'`);
     expect((await visit(server.origin, 'changed-meanwhile')).headers.get('location')).toBe('https://example.com/after');

@@ -153,7 +153,7 @@ describe('the link change listener', () => {
     const rows = await server.orm.em
       .fork()
       .getConnection()
-      .execute("select pid from pg_stat_activity where datname = current_database() and query ilike 'listen %'");
+      .execute("select pid from pg_stat_activity where datname = current_database() and application_name = 'shortlinks change listener'");
     return rows as { pid: number }[];
   };
   async function until(check: () => Promise<boolean>, what: string) {

@@ -48,6 +48,9 @@ export interface ChangeHandlers {
   log?: (message: string) => void;
 }
 
+/** How the listener's connection is named in `pg_stat_activity`. */
+export const LISTENER_APPLICATION_NAME = 'shortlinks change listener';
+
 /** How often the listener asks its connection whether the database still answers, and how long it waits. */
 export interface Heartbeat {
   everyMs: number;
@@ -101,6 +104,7 @@ export class ChangeListener {
     // it) in the system's keep-alive time rather than never.
     const client = new pg.Client({
       connectionString: this.#url,
+      application_name: LISTENER_APPLICATION_NAME,
       keepAlive: true,
       keepAliveInitialDelayMillis: KEEP_ALIVE_AFTER_MS,
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
