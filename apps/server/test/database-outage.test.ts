@@ -5,7 +5,15 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createOrm, migrate } from '@shortlinks/db';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from '@shortlinks/db/embedded';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { BROWSER_USER_AGENT, createAccount, createLink, startTestServer, type TestAccount, type TestServer } from './harness.ts';
+import {
+  BROWSER_USER_AGENT,
+  createAccount,
+  createCachedLink,
+  createLink,
+  startTestServer,
+  type TestAccount,
+  type TestServer,
+} from './harness.ts';
 import { postmasterPid, waitFor } from './processes.ts';
 
 /**
@@ -213,7 +221,7 @@ describe('the database goes away and comes back', () => {
   }, 180_000);
 
   test('with only the change listener cut, the database is asked: a link changed meanwhile is never served from what was kept', async () => {
-    await createLink(account, { destination_url: 'https://example.com/before', slug: 'changed-meanwhile' });
+    await createCachedLink(account, [server], { destination_url: 'https://example.com/before', slug: 'changed-meanwhile' });
     expect((await visit(server.origin, 'changed-meanwhile')).headers.get('location')).toBe('https://example.com/before');
     const em = server.orm.em.fork();
     await em
