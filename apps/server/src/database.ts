@@ -19,7 +19,7 @@ export interface OpenDatabase {
  * dies (`supervise`); an external one is its operator's to run.
  */
 export async function openDatabase(
-  config: Pick<Config, 'databaseUrl' | 'dataDir'>,
+  config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'databaseQueryTimeoutMs'>>,
   log: (line: string) => void = () => {},
   { migrations = true, supervise }: { migrations?: boolean; supervise?: Supervision } = {},
 ): Promise<OpenDatabase> {
@@ -30,7 +30,7 @@ export async function openDatabase(
   if (!url) throw new Error('no database');
   let orm: Orm | undefined;
   try {
-    orm = await createOrm({ databaseUrl: url });
+    orm = await createOrm({ databaseUrl: url, queryTimeoutMs: config.databaseQueryTimeoutMs });
     const applied = migrations ? await migrate(orm) : [];
     const connected = orm;
     return {

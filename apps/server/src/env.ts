@@ -9,6 +9,7 @@ import {
 } from '@shortlinks/api/redirects';
 import { BULK_URL_CHECK_ROUNDS } from '@shortlinks/api/services';
 import type { Plan } from '@shortlinks/contract';
+import { DEFAULT_QUERY_TIMEOUT_MS } from '@shortlinks/db';
 import { z } from 'zod';
 import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from './connection-limits.ts';
 
@@ -38,6 +39,12 @@ const EnvSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
     .optional(),
   DATA_DIR: z.string().min(1).default('.data'),
+  /** How long one database statement, or the wait for a pooled connection, may take before 503 (docs/operations.md); 0: for ever. */
+  DATABASE_QUERY_TIMEOUT_MS: z.coerce
+    .number()
+    .int('must be a whole number of milliseconds (0: no bound)')
+    .refine((ms) => ms === 0 || (ms >= 100 && ms <= 600_000), 'must be 0 (no bound) or from 100 to 600000 ms')
+    .default(DEFAULT_QUERY_TIMEOUT_MS),
   SHORT_DOMAIN: z
     .string()
     .regex(/^https?:\/\/[^/?#\s]+\/?$/, 'must be an origin such as https://sho.rt (scheme and host, no path)')
@@ -102,6 +109,8 @@ export interface Config {
   /** The metrics listener's port on `host`; undefined: no metrics. */
   metricsPort: number | undefined;
   databaseUrl: string | undefined;
+  /** The bound on each database statement and on the wait for a pooled connection, in ms; 0: none. */
+  databaseQueryTimeoutMs: number;
   dataDir: string;
   shortDomain: string;
   logLevel: (typeof LOG_LEVELS)[number];
@@ -154,6 +163,7 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): { confi
       host: value.HOST,
       metricsPort: value.METRICS_PORT,
       databaseUrl: value.DATABASE_URL,
+      databaseQueryTimeoutMs: value.DATABASE_QUERY_TIMEOUT_MS,
       dataDir: path.resolve(cwd, value.DATA_DIR),
       shortDomain: (value.SHORT_DOMAIN ?? `http://localhost:${value.PORT}`).replace(/\/+$/, ''),
       logLevel: value.LOG_LEVEL,

@@ -5,7 +5,15 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createOrm, migrate } from '@shortlinks/db';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from '@shortlinks/db/embedded';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { BROWSER_USER_AGENT, createAccount, createLink, startTestServer, type TestAccount, type TestServer } from './harness.ts';
+import {
+  BROWSER_USER_AGENT,
+  createAccount,
+  createCachedLink,
+  createLink,
+  startTestServer,
+  type TestAccount,
+  type TestServer,
+} from './harness.ts';
 import { postmasterPid, waitFor } from './processes.ts';
 
 /**
@@ -213,12 +221,14 @@ describe('the database goes away and comes back', () => {
   }, 180_000);
 
   test('with only the change listener cut, the database is asked: a link changed meanwhile is never served from what was kept', async () => {
-    await createLink(account, { destination_url: 'https://example.com/before', slug: 'changed-meanwhile' });
+    await createCachedLink(account, [server], { destination_url: 'https://example.com/before', slug: 'changed-meanwhile' });
     expect((await visit(server.origin, 'changed-meanwhile')).headers.get('location')).toBe('https://example.com/before');
     const em = server.orm.em.fork();
     await em
       .getConnection()
-      .execute(`select pg_terminate_backend(pid) from pg_stat_activity where query like 'listen %' and pid <> pg_backend_pid()`);
+      .execute(
+        `select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'shortlinks change listener' and pid <> pg_backend_pid()`,
+      );
     await waitFor(() => server.services.redirects.cache.keptSize > 0, 10_000, 'the listener to notice');
     await em.getConnection().execute(`update link set destination_url = 'https://example.com/after' where slug = 'changed-meanwhile'`);
     expect((await visit(server.origin, 'changed-meanwhile')).headers.get('location')).toBe('https://example.com/after');

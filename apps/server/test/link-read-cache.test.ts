@@ -136,7 +136,9 @@ describe('two servers on one database, each keeping the links it read', () => {
     await here.orm.em
       .fork()
       .getConnection()
-      .execute(`select pg_terminate_backend(pid) from pg_stat_activity where query like 'listen %' and datname = current_database()`);
+      .execute(
+        `select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'shortlinks change listener' and datname = current_database()`,
+      );
     await here.orm.em.fork().getConnection().execute(`update link set title = 'Unannounced' where id = ?`, [id]);
     expect(await msUntil(async () => (await titleThere(id)) === 'Unannounced', performance.now())).toBeLessThan(1_000);
     // Once listening again (after its backoff), it keeps links again, and hears their changes.

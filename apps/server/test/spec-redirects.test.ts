@@ -2,7 +2,15 @@ import { isReservedSlug } from '@shortlinks/contract';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { createAccount, createLink, createTestDatabase, startTestServer, type TestAccount, type TestServer } from './harness.ts';
+import {
+  createAccount,
+  createCachedLink,
+  createLink,
+  createTestDatabase,
+  startTestServer,
+  type TestAccount,
+  type TestServer,
+} from './harness.ts';
 
 /**
  * Issue #3's redirect rules the other redirect tests leave out, the reserved slugs checked
@@ -153,7 +161,7 @@ describe('the link change listener', () => {
     const rows = await server.orm.em
       .fork()
       .getConnection()
-      .execute("select pid from pg_stat_activity where datname = current_database() and query ilike 'listen %'");
+      .execute("select pid from pg_stat_activity where datname = current_database() and application_name = 'shortlinks change listener'");
     return rows as { pid: number }[];
   };
   async function until(check: () => Promise<boolean>, what: string) {
@@ -167,7 +175,7 @@ describe('the link change listener', () => {
   test('when its connection drops, changes missed meanwhile are not served stale, and it reconnects', async () => {
     const other = await startTestServer({ databaseUrl: server.databaseUrl });
     try {
-      const link = await createLink(alice, { slug: 'listener-drop', destination_url: 'https://example.com/v1' });
+      const link = await createCachedLink(alice, [other], { slug: 'listener-drop', destination_url: 'https://example.com/v1' });
       expect((await on(other, 'listener-drop')).headers.get('location')).toBe('https://example.com/v1');
       expect(other.services.redirects.cache.get('listener-drop')).toBeDefined();
 

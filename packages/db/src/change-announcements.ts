@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import pg from 'pg';
+import { CONNECT_TIMEOUT_MS, DEFAULT_QUERY_TIMEOUT_MS } from './bounded-client.ts';
 import type { Database } from './entities/index.ts';
 import { KEEP_ALIVE_AFTER_MS } from './orm.ts';
 
@@ -47,6 +48,23 @@ export interface ChangeHandlers {
   log?: (message: string) => void;
 }
 
+/** How the listener's connection is named in `pg_stat_activity`. */
+export const LISTENER_APPLICATION_NAME = 'shortlinks change listener';
+
+/** How often the listener asks its connection whether the database still answers, and how long it waits. */
+export interface Heartbeat {
+  everyMs: number;
+  timeoutMs: number;
+}
+
+/**
+ * A listening connection only receives, so a database that stops answering (rather than closing
+ * the connection) would leave it waiting, trusted, for ever: TCP keep-alive probes are answered
+ * by the database host's kernel even while PostgreSQL itself is frozen. A `select 1` every 5 s,
+ * given 5 s to answer, finds such a connection within about 10 s.
+ */
+export const DEFAULT_HEARTBEAT: Heartbeat = { everyMs: 5000, timeoutMs: DEFAULT_QUERY_TIMEOUT_MS };
+
 /**
  * Listens to link, caller and account-links changes on one dedicated connection (LISTEN needs one), reconnecting
  * with backoff when the connection drops.
@@ -57,10 +75,13 @@ export class ChangeListener {
   #client: pg.Client | undefined;
   #stopped = false;
   #retry: NodeJS.Timeout | undefined;
+  readonly #heartbeat: Heartbeat;
+  #nextBeat: NodeJS.Timeout | undefined;
 
-  constructor(databaseUrl: string, handlers: ChangeHandlers) {
+  constructor(databaseUrl: string, handlers: ChangeHandlers, heartbeat: Heartbeat = DEFAULT_HEARTBEAT) {
     this.#url = databaseUrl;
     this.#handlers = handlers;
+    this.#heartbeat = heartbeat;
   }
 
   /** Resolves once listening (or after the first failed attempt, which is retried in the background). */
@@ -71,6 +92,7 @@ export class ChangeListener {
   async stop(): Promise<void> {
     this.#stopped = true;
     clearTimeout(this.#retry);
+    clearTimeout(this.#nextBeat);
     const client = this.#client;
     this.#client = undefined;
     await client?.end().catch(() => {});
@@ -80,10 +102,21 @@ export class ChangeListener {
     if (this.#stopped) return;
     // Keep-alive probes: a listener whose host vanished is noticed (and the caches stop trusting
     // it) in the system's keep-alive time rather than never.
-    const client = new pg.Client({ connectionString: this.#url, keepAlive: true, keepAliveInitialDelayMillis: KEEP_ALIVE_AFTER_MS });
+    const client = new pg.Client({
+      connectionString: this.#url,
+      application_name: LISTENER_APPLICATION_NAME,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: KEEP_ALIVE_AFTER_MS,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      query_timeout: this.#heartbeat.timeoutMs,
+    });
     const lost = (reason: string) => {
       if (this.#client !== client || this.#stopped) return;
       this.#client = undefined;
+      clearTimeout(this.#nextBeat);
+      // A connection whose statement went unanswered is still open: close it, or it would
+      // deliver announcements again after the new one is listening.
+      void client.end().catch(() => {});
       this.#handlers.log?.(`change listener lost its connection (${reason}); retrying`);
       this.#handlers.reset(false);
       this.#retry = setTimeout(() => void this.#connect(Math.min(backoffMs * 2, 10_000)), backoffMs);
@@ -105,11 +138,25 @@ export class ChangeListener {
         return;
       }
       this.#handlers.reset(true);
+      this.#beat(client, lost);
     } catch (error) {
       await client.end().catch(() => {});
       this.#handlers.log?.(`change listener could not connect (${(error as Error).message}); retrying`);
       this.#handlers.reset(false);
       this.#retry = setTimeout(() => void this.#connect(Math.min(backoffMs * 2, 10_000)), backoffMs);
     }
+  }
+
+  /** Asks `client` every `everyMs` whether the database answers; one unanswered within `timeoutMs` loses it. */
+  #beat(client: pg.Client, lost: (reason: string) => void): void {
+    this.#nextBeat = setTimeout(() => {
+      client.query('select 1').then(
+        () => {
+          if (this.#client === client) this.#beat(client, lost);
+        },
+        (error: Error) => lost(`no answer to a heartbeat: ${error.message}`),
+      );
+    }, this.#heartbeat.everyMs);
+    this.#nextBeat.unref();
   }
 }

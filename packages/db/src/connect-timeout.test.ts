@@ -34,7 +34,8 @@ test('a query fails after the 5 s connect bound, with the message an outage is r
       (failure: unknown) => failure as Error,
     );
   const took = performance.now() - started;
-  expect(error?.message).toBe('timeout expired');
+  // The client's own connect bound or the pool's wait for it, whichever fires first: both 5 s.
+  expect(error?.message).toMatch(/^(timeout expired|Connection terminated due to connection timeout)$/);
   expect(took).toBeGreaterThanOrEqual(4_500);
   expect(took).toBeLessThan(15_000);
 }, 30_000);

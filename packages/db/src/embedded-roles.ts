@@ -1,5 +1,6 @@
 import { createHash, createHmac, pbkdf2Sync, randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { CONNECT_TIMEOUT_MS } from './bounded-client.ts';
 import type { RoleCredentials } from './embedded-credentials.ts';
 
 export interface ApplicationDatabase {
@@ -111,7 +112,9 @@ function scramVerifier(password: string): string {
 
 /** Runs `work` on a connection of its own, closed afterwards whatever happens. */
 export async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
+  // Connecting is bounded: a cluster that is stopped (SIGSTOP) or hung still accepts the TCP
+  // connection, and would hold a server's start or a CLI command for ever.
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   await client.connect();
   try {
     return await work(client);

@@ -1,9 +1,12 @@
+export { CONNECT_TIMEOUT_MS, DEFAULT_QUERY_TIMEOUT_MS } from './bounded-client.ts';
 export {
   ACCOUNT_LINKS_CHANNEL,
   announceCallerChange,
   CALLER_CHANGES_CHANNEL,
   type ChangeHandlers,
   ChangeListener,
+  DEFAULT_HEARTBEAT,
+  type Heartbeat,
   LINK_CHANGES_CHANNEL,
 } from './change-announcements.ts';
 export { Account, ApiKey, Click, type Database, DenylistEntry, entities, Link, LinkSearch, LinkTag, Tag } from './entities/index.ts';

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { CONNECT_TIMEOUT_MS } from './bounded-client.ts';
 
 /**
  * The advisory lock every Shortlinks process takes before it changes the schema: the migrations a
@@ -14,7 +15,12 @@ export const SCHEMA_LOCK_KEY = "hashtextextended('shortlinks.schema', 0)";
  * then finds every migration applied. The lock goes with the connection if the process dies.
  */
 export async function whileHoldingSchemaLock<T>(databaseUrl: string, work: () => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: databaseUrl, application_name: 'shortlinks schema lock' });
+  const client = new pg.Client({
+    connectionString: databaseUrl,
+    application_name: 'shortlinks schema lock',
+    // Waiting for the lock is not bounded (another process may be migrating); connecting is.
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+  });
   // A connection dropped while we wait or work is reported through the query in flight or `end`.
   client.on('error', () => {});
   await client.connect();

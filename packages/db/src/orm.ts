@@ -1,7 +1,8 @@
 import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
+import { boundedClient, DEFAULT_QUERY_TIMEOUT_MS } from './bounded-client.ts';
 import { entities } from './entities/index.ts';
 import { whileHoldingSchemaLock } from './migration-lock.ts';
 import { migrationsList } from './migrations/index.ts';
@@ -20,29 +21,25 @@ export interface OrmOptions {
    * a restore runs migrations and its own COPY in one transaction (see backup/restore-backup.ts).
    */
   connection?: pg.Client;
-}
-
-/** How long opening a database connection may take before it fails (503 DATABASE_UNAVAILABLE). */
-const CONNECT_TIMEOUT_MS = 5000;
-
-/**
- * pg's Client with a bound on connecting, so a database host that stops answering (rather than
- * refusing) cannot hold a request waiting for a new connection for ever. The pool's own
- * `connectionTimeoutMillis` would also bound the wait for a busy pooled connection, which long
- * work (a streamed export, a bulk load) may rightly hold for longer.
- */
-class BoundedConnectClient extends pg.Client {
-  constructor(config?: pg.ClientConfig) {
-    // The pool keeps the password out of its options' enumerable properties (so it is not logged).
-    super({ ...config, password: config?.password, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
-  }
+  /**
+   * How long one statement may go unanswered, and how long a statement may wait for a pooled
+   * connection, in ms (`DATABASE_QUERY_TIMEOUT_MS`, docs/operations.md); 0: for ever. A statement
+   * past it fails (503 DATABASE_UNAVAILABLE) and its connection is discarded (bounded-client.ts).
+   */
+  queryTimeoutMs?: number;
 }
 
 /** Idle time after which a connection's TCP keep-alive probes start. */
 export const KEEP_ALIVE_AFTER_MS = 10_000;
 
 /** Connects to PostgreSQL (nothing is created or changed: see {@link migrate}). */
-export async function createOrm({ databaseUrl, poolSize = 10, debug = false, connection }: OrmOptions): Promise<Orm> {
+export async function createOrm({
+  databaseUrl,
+  poolSize = 10,
+  debug = false,
+  connection,
+  queryTimeoutMs = DEFAULT_QUERY_TIMEOUT_MS,
+}: OrmOptions): Promise<Orm> {
   return MikroORM.init({
     clientUrl: databaseUrl,
     entities,
@@ -63,7 +60,12 @@ export async function createOrm({ databaseUrl, poolSize = 10, debug = false, con
             namePreparedStatements(pool);
             countPoolErrors(pool);
           },
-          Client: BoundedConnectClient,
+          Client: boundedClient(queryTimeoutMs),
+          // Bounds the wait for a pooled connection too: while the database hangs, every pooled
+          // connection is held by a statement that waits for its bound, and the requests queued
+          // behind them would otherwise wait for all of those in turn. (A new connection's own
+          // connect is bounded by the client, CONNECT_TIMEOUT_MS.)
+          ...(queryTimeoutMs > 0 ? { connectionTimeoutMillis: queryTimeoutMs } : {}),
           // TCP keep-alive probes, so a connection to a host that vanished is found dead, in the
           // system's keep-alive time, rather than never.
           keepAlive: true,
@@ -83,8 +85,15 @@ export async function createOrm({ databaseUrl, poolSize = 10, debug = false, con
 export async function migrate(orm: Orm): Promise<string[]> {
   const databaseUrl = orm.config.get('clientUrl');
   if (!databaseUrl) throw new Error('migrate needs an ORM made by createOrm');
-  const applied = await whileHoldingSchemaLock(databaseUrl, () => orm.migrator.up());
-  return applied.map((migration) => migration.name);
+  // On a connection without the statement bound: a migration may rewrite a large table or build
+  // an index for longer than any request's statement should take.
+  const unbounded = await createOrm({ databaseUrl, poolSize: 1, queryTimeoutMs: 0 });
+  try {
+    const applied = await whileHoldingSchemaLock(databaseUrl, () => unbounded.migrator.up());
+    return applied.map((migration) => migration.name);
+  } finally {
+    await unbounded.close();
+  }
 }
 
 /** A pool that always lends the same connection and never closes it: its owner does. */

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { InvalidDenylistEntry, LocalDenylist, ReputationChain, remoteReputation } from '@shortlinks/api/destinations';
+import { toAppError } from '@shortlinks/api/errors';
 import { type AccountView, createServices, type Services } from '@shortlinks/api/services';
 import { PLANS, type Plan } from '@shortlinks/contract';
 import { openDatabase } from '../database.ts';
@@ -244,9 +245,22 @@ function describeAccount(account: AccountView, planRateLimits: Record<Plan, numb
   return `${account.id}  ${account.name}  plan=${account.plan}  links=${limit(account.link_limit)}  tags=${limit(account.tag_limit)}  api-rate=${rateText}`;
 }
 
+/** Exit code of a command the database could not serve (sysexits' EX_UNAVAILABLE): try again later. */
+const EXIT_DATABASE_UNAVAILABLE = 69;
+
 try {
   process.exitCode = await main(process.argv.slice(2));
 } catch (error) {
-  console.error(error instanceof UsageError ? error.message : `error: ${(error as Error).message}`);
-  process.exitCode = error instanceof UsageError ? 2 : 1;
+  if (!(error instanceof UsageError) && toAppError(error).code === 'DATABASE_UNAVAILABLE') {
+    // Every connection and statement is bounded (DATABASE_QUERY_TIMEOUT_MS), so a hung database
+    // ends here rather than holding the command for ever.
+    console.error(
+      `error: the database did not answer (${(error as Error).message}). Check that PostgreSQL is running and reachable ` +
+        '(DATABASE_URL, or the embedded one under DATA_DIR), then run the command again.',
+    );
+    process.exitCode = EXIT_DATABASE_UNAVAILABLE;
+  } else {
+    console.error(error instanceof UsageError ? error.message : `error: ${(error as Error).message}`);
+    process.exitCode = error instanceof UsageError ? 2 : 1;
+  }
 }

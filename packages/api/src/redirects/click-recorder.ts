@@ -81,6 +81,13 @@ export const DEFAULT_RETENTION_DAYS = 400;
 const MAINTENANCE_INTERVAL_MS = 3_600_000;
 /** Raw events are deleted in chunks, so retention never holds long locks. */
 const RETENTION_CHUNK = 20_000;
+/**
+ * Click groups written per statement. A flush after an outage may hold up to CLICK_BUFFER_MAX
+ * groups, and one statement for all of them could outlast the statement bound
+ * (DATABASE_QUERY_TIMEOUT_MS) and be cut at every attempt; at 2,000 distinct links a flush took
+ * about half a second (docs/performance.md).
+ */
+const FLUSH_CHUNK = 5_000;
 /** While writes keep failing (database unreachable), the failure is logged at most this often. */
 const FAILURE_LOG_INTERVAL_MS = 60_000;
 
@@ -286,7 +293,18 @@ export class ClickRecorder {
     const started = performance.now();
     let failed = true;
     try {
-      await writeApart((groups) => writeClickBatch(db, groups), [...batch.values()], progress);
+      // Each chunk in a transaction of its own: a statement cut by the statement bound (the
+      // database hung) is then rolled back when PostgreSQL runs again, rather than committed
+      // after the groups were kept for the next attempt, and counted twice.
+      const write = (groups: ClickGroup[]) => db.transaction().execute((trx) => writeClickBatch(trx, groups));
+      const groups = [...batch.values()];
+      for (let start = 0; start < groups.length; start += FLUSH_CHUNK) {
+        const chunk = groups.slice(start, start + FLUSH_CHUNK);
+        await writeApart(write, chunk, progress);
+        // Written (or refused): if a later chunk fails, only what follows is kept for the next attempt.
+        const refused = new Set(progress.refused.map(({ item }) => item));
+        for (const group of chunk) if (!refused.has(group)) progress.written.add(group);
+      }
       failed = false;
       this.#written();
     } catch (error) {

@@ -3,6 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
+import { CONNECT_TIMEOUT_MS } from '../bounded-client.ts';
 import { SCHEMA_LOCK_KEY } from '../migration-lock.ts';
 import { migrationsList } from '../migrations/index.ts';
 import { createOrm } from '../orm.ts';
@@ -45,7 +46,11 @@ export async function restoreBackup(
   const frames = readFrames(decompressed(input))[Symbol.asyncIterator]();
   const header = readHeader(await firstFrame(frames));
 
-  const client = new pg.Client({ connectionString: databaseUrl, application_name: 'shortlinks restore' });
+  const client = new pg.Client({
+    connectionString: databaseUrl,
+    application_name: 'shortlinks restore',
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+  });
   client.on('error', () => {});
   await client.connect();
   const orm = await createOrm({ databaseUrl, connection: client }).catch(async (error) => {

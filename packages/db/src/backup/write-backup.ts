@@ -3,6 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
+import { CONNECT_TIMEOUT_MS } from '../bounded-client.ts';
 import { BACKUP_FORMAT, BACKUP_FORMAT_VERSION, BackupError, type BackupHeader, countRows, frame } from './backup-format.ts';
 import { copyTarget, schemaTables } from './schema-tables.ts';
 
@@ -34,7 +35,11 @@ export async function writeBackup(
 ): Promise<BackupSummary> {
   let summary: BackupSummary | undefined;
   async function* frames(): AsyncGenerator<Buffer> {
-    const client = new pg.Client({ connectionString: databaseUrl, application_name: 'shortlinks backup' });
+    const client = new pg.Client({
+      connectionString: databaseUrl,
+      application_name: 'shortlinks backup',
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    });
     client.on('error', () => {});
     await client.connect();
     try {
