@@ -5,6 +5,7 @@ import type { AppRouter } from './procedures/root.ts';
  * The router and what a transport needs of it. The rest of the package has subpaths of its own:
  * `./services` (the domain services), `./errors`, `./redirects`, `./destinations` (reputation sources) and `./plans`.
  */
+export { callWeight, ITEMS_PER_UNIT, type ProcedureCall, requestWeight } from './procedures/call-weight.ts';
 export type { Context } from './procedures/context.ts';
 export { everyProcedureMeta, procedureMeta, procedureType, successStatus } from './procedures/procedure-meta.ts';
 export { type AppRouter, appRouter, callProcedure } from './procedures/root.ts';
