@@ -78,9 +78,9 @@ export interface SharedCountsOptions {
  * The API's rate-limit counters in Redis, shared by every instance, with this process's own
  * counters standing in while Redis is unreachable: the limits then hold per instance (N instances
  * allow N times a budget) instead of not at all, and no request is refused or delayed because
- * Redis is down. Both stores are @fastify/rate-limit's own: Redis counts with the plugin's Lua
- * script (fixed windows that start at a key's first request and are owned by Redis), the fallback
- * with its in-memory LRU. What was counted in memory during an outage is not added to Redis
+ * Redis is down. Redis counts with @fastify/rate-limit's own Lua script (fixed windows that start at
+ * a key's first request and are owned by Redis), and a request's further weight with TAKE_SCRIPT
+ * on the same key; the fallback is LocalRateCounts. What was counted in memory during an outage is not added to Redis
  * afterwards; a window at most lets a key spend one more budget then.
  */
 export class SharedRateCounts implements RateCounts {
@@ -99,9 +99,7 @@ export class SharedRateCounts implements RateCounts {
   }
 
   incr(...[key, callback, timeWindow, max]: Parameters<FastifyRateLimitStore['incr']>): void {
-    // A disconnected client would refuse the command anyway; not asking spares an error per request.
-    if (this.#redis.status !== 'ready' || Date.now() - this.#failedAt < RETRY_REDIS_AFTER_MS) {
-      this.#countedAlone(this.#redis.status === 'ready' ? 'Redis failed a moment ago' : `Redis connection: ${this.#redis.status}`);
+    if (!this.#askRedis()) {
       this.#local.incr(key, callback, timeWindow, max);
       return;
     }
@@ -123,10 +121,7 @@ export class SharedRateCounts implements RateCounts {
   }
 
   async take(key: string, units: number, timeWindow: number, max: number): Promise<WindowCount & { taken: boolean }> {
-    if (this.#redis.status !== 'ready' || Date.now() - this.#failedAt < RETRY_REDIS_AFTER_MS) {
-      this.#countedAlone(this.#redis.status === 'ready' ? 'Redis failed a moment ago' : `Redis connection: ${this.#redis.status}`);
-      return this.#local.take(key, units, timeWindow, max);
-    }
+    if (!this.#askRedis()) return this.#local.take(key, units, timeWindow, max);
     try {
       const [taken, current, ttl] = (await this.#redis.eval(TAKE_SCRIPT, 1, REDIS_NAMESPACE + key, timeWindow, units, max)) as number[];
       this.#countedTogether();
@@ -141,6 +136,14 @@ export class SharedRateCounts implements RateCounts {
   /** Per-route budgets would split REST's and tRPC's one budget per key: the API never asks for them. */
   child(): FastifyRateLimitStore {
     throw new Error('the API rate limit is one budget per key for every route: use app.rateLimit() without options');
+  }
+
+  /** Whether to count in Redis now; when not, counting is this process's (and said so once). */
+  #askRedis(): boolean {
+    // A disconnected client would refuse the command anyway; not asking spares an error per request.
+    if (this.#redis.status === 'ready' && Date.now() - this.#failedAt >= RETRY_REDIS_AFTER_MS) return true;
+    this.#countedAlone(this.#redis.status === 'ready' ? 'Redis failed a moment ago' : `Redis connection: ${this.#redis.status}`);
+    return false;
   }
 
   #countedAlone(reason: string) {
