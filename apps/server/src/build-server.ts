@@ -16,6 +16,7 @@ import {
   connectionOptions,
   DEFAULT_CONNECTION_LIMITS,
 } from './connection-limits.ts';
+import { DEFAULT_EXPORT_LIMITS, type ExportLimits, registerExportLimits } from './export-limits.ts';
 import { logDestination } from './log-destination.ts';
 import { listenForMetrics } from './metrics/metrics-listener.ts';
 import { createServerMetrics } from './metrics/server-metrics.ts';
@@ -63,6 +64,8 @@ export interface ServerOptions {
   redisUrl?: string | undefined;
   /** Overrides of the default request timeouts and connection cap (docs/security.md). */
   connectionLimits?: Partial<ConnectionLimits>;
+  /** Overrides of the default cap on concurrent exports and of the slow-reader rule (docs/security.md). */
+  exportLimits?: Partial<ExportLimits>;
   /** Serve Prometheus metrics at `/metrics` on a listener of its own (`METRICS_PORT`; port 0 picks a free one); unset: none. */
   metrics?: { port: number; host: string } | undefined;
 }
@@ -147,6 +150,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   closeAfterUnreadBody(app);
 
   await registerRateLimits(app, rateLimits, options.redisUrl);
+  registerExportLimits(app, { ...DEFAULT_EXPORT_LIMITS, ...options.exportLimits });
   await app.register(healthPlugin, { orm });
   await app.register(apiScope, { services, baseUrl });
   await app.register(dashboardPlugin, { prefix: '/app' });

@@ -177,3 +177,24 @@ describe('readConfig: metrics', () => {
     expect(problems).toEqual([expect.stringMatching(problem)]);
   });
 });
+
+describe('readConfig: exports', () => {
+  test('defaults: 3 exports per account at once, ended below 64 KiB in 30 s', () => {
+    expect(readConfig({}).config?.exportLimits).toEqual({ perAccount: 3, slowBytes: 64 * 1024, slowMs: 30_000 });
+  });
+
+  test('each can be set', () => {
+    const { config } = readConfig({ EXPORTS_PER_ACCOUNT: '1', EXPORT_SLOW_READER_KIB: '16', EXPORT_SLOW_READER_SECONDS: '120' });
+    expect(config?.exportLimits).toEqual({ perAccount: 1, slowBytes: 16 * 1024, slowMs: 120_000 });
+  });
+
+  test.each([
+    [{ EXPORTS_PER_ACCOUNT: '0' }, /^EXPORTS_PER_ACCOUNT: must be a whole number of exports, at least 1$/],
+    [{ EXPORT_SLOW_READER_KIB: '0.5' }, /^EXPORT_SLOW_READER_KIB: /],
+    [{ EXPORT_SLOW_READER_SECONDS: '7200' }, /^EXPORT_SLOW_READER_SECONDS: must be a whole number of seconds from 1 to 3600$/],
+  ])('%o is refused with one line naming the variable', (env, problem) => {
+    const { config, problems } = readConfig(env);
+    expect(config).toBeUndefined();
+    expect(problems).toEqual([expect.stringMatching(problem)]);
+  });
+});

@@ -12,6 +12,7 @@ import type { Plan } from '@shortlinks/contract';
 import { DEFAULT_QUERY_TIMEOUT_MS } from '@shortlinks/db';
 import { z } from 'zod';
 import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from './connection-limits.ts';
+import { DEFAULT_EXPORT_LIMITS, type ExportLimits } from './export-limits.ts';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -100,6 +101,24 @@ const EnvSchema = z.object({
   CONNECTION_IDLE_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(DEFAULT_CONNECTION_LIMITS.idleMs),
   /** Open connections accepted at most; 0: no cap. */
   MAX_CONNECTIONS: z.coerce.number().int().min(0).default(DEFAULT_CONNECTION_LIMITS.maxConnections),
+  /** Exports one account may run at once in one process; more: 429 (docs/security.md#exports). */
+  EXPORTS_PER_ACCOUNT: z.coerce
+    .number()
+    .int('must be a whole number of exports, at least 1')
+    .min(1, 'must be a whole number of exports, at least 1')
+    .default(DEFAULT_EXPORT_LIMITS.perAccount),
+  /** An export whose reader takes fewer KiB than this in EXPORT_SLOW_READER_SECONDS is ended. */
+  EXPORT_SLOW_READER_KIB: z.coerce
+    .number()
+    .int('must be a whole number of KiB, at least 1')
+    .min(1, 'must be a whole number of KiB, at least 1')
+    .default(DEFAULT_EXPORT_LIMITS.slowBytes / 1024),
+  EXPORT_SLOW_READER_SECONDS: z.coerce
+    .number()
+    .int('must be a whole number of seconds from 1 to 3600')
+    .min(1, 'must be a whole number of seconds from 1 to 3600')
+    .max(3_600, 'must be a whole number of seconds from 1 to 3600')
+    .default(DEFAULT_EXPORT_LIMITS.slowMs / 1000),
 });
 
 /** The validated settings of a server process. */
@@ -129,6 +148,7 @@ export interface Config {
   /** Where the API's rate-limit counters are shared; undefined: each process counts alone. */
   redisUrl: string | undefined;
   connectionLimits: Pick<ConnectionLimits, 'requestMs' | 'idleMs' | 'maxConnections'>;
+  exportLimits: ExportLimits;
 }
 
 /** Every environment problem, one line each; empty when the environment is valid. */
@@ -196,6 +216,11 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): { confi
         requestMs: value.REQUEST_TIMEOUT_MS,
         idleMs: value.CONNECTION_IDLE_TIMEOUT_MS,
         maxConnections: value.MAX_CONNECTIONS,
+      },
+      exportLimits: {
+        perAccount: value.EXPORTS_PER_ACCOUNT,
+        slowBytes: value.EXPORT_SLOW_READER_KIB * 1024,
+        slowMs: value.EXPORT_SLOW_READER_SECONDS * 1000,
       },
     },
   };

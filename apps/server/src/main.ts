@@ -66,6 +66,7 @@ const app = await buildServer({
   trustProxy: config.trustProxy,
   redisUrl: config.redisUrl,
   connectionLimits: config.connectionLimits,
+  exportLimits: config.exportLimits,
   metrics: config.metricsPort === undefined ? undefined : { port: config.metricsPort, host: config.host },
 });
 warn = (message) => app.log.warn(message);

@@ -1,9 +1,22 @@
-import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit';
+import fastifyRateLimit, { type FastifyRateLimitStoreCtor, normalizeIP } from '@fastify/rate-limit';
 import { AppError } from '@shortlinks/api/errors';
 import { apiRateLimit, type RateLimitSettings } from '@shortlinks/api/plans';
 import { boundedAddress } from '@shortlinks/api/redirects';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { LocalRateCounts, type RateCounts } from './rate-counts.ts';
 import { rateLimitRedis, SharedRateCounts, waitForRedis } from './shared-rate-counts.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * Spends the rest of a request's weight (its calls' weight: `requestWeight` in @shortlinks/api)
+     * beyond the 1 counted when it arrived, once its body is read; throws 429 RATE_LIMITED, with
+     * `Retry-After`, and spends nothing more when the rest does not fit in the key's budget.
+     * `RateLimit-Remaining` then says what is left.
+     */
+    spendRateLimit(request: FastifyRequest, reply: FastifyReply, weight: number): Promise<void>;
+  }
+}
 
 /** Keys and addresses each limiter keeps counting at most; the least recently seen are forgotten first. */
 export const TRACKED_CLIENTS = 50_000;
@@ -25,26 +38,53 @@ export function rateLimited(after: string, who: string): AppError {
  * Registers @fastify/rate-limit on the root instance, applying to no route by itself: the API
  * scopes (REST and tRPC) share one limiter through `app.rateLimit()`, counted against the caller
  * the authentication plugin found (or the client address without one), so a key's budget is the
- * same whichever transport it uses. Counters live in this process's memory, or with `redisUrl` in
- * Redis, shared by every instance (shared-rate-counts.ts, docs/scaling.md).
+ * same whichever transport it uses. The plugin counts 1 for every request as it arrives; a request
+ * that carries more work (a tRPC batch, a bulk call) spends the rest through
+ * `app.spendRateLimit()` once its body is read, in the same counters. Counters live in this
+ * process's memory, or with `redisUrl` in Redis, shared by every instance (shared-rate-counts.ts,
+ * docs/scaling.md).
  */
 export async function registerRateLimits(app: FastifyInstance, settings: RateLimitSettings, redisUrl?: string): Promise<void> {
   // Requests per window for this request's caller; 0 (an operator's choice) counts nothing.
   const limitOf = (request: FastifyRequest) => (request.caller ? apiRateLimit(request.caller, settings) : settings.anonymous);
+  const keyOf = (request: FastifyRequest) => (request.caller ? `key:${request.caller.keyId}` : `ip:${clientAddress(request.ip)}`);
+  const whoOf = (request: FastifyRequest) => (request.caller ? 'for this API key' : 'from this address');
+  const counts: RateCounts = redisUrl ? sharedCounts(app, redisUrl) : new LocalRateCounts(TRACKED_CLIENTS);
   await app.register(fastifyRateLimit, {
     global: false,
     enableDraftSpec: true,
     timeWindow: settings.windowMs,
-    ...(redisUrl ? { store: sharedCounts(app, redisUrl) } : { cache: TRACKED_CLIENTS }),
-    keyGenerator: (request) => (request.caller ? `key:${request.caller.keyId}` : `ip:${clientAddress(request.ip)}`),
+    store: storeOf(counts),
+    keyGenerator: keyOf,
     allowList: (request) => limitOf(request) === 0,
     max: limitOf,
-    errorResponseBuilder: (request, context) => rateLimited(context.after, request.caller ? 'for this API key' : 'from this address'),
+    errorResponseBuilder: (request, context) => rateLimited(context.after, whoOf(request)),
+  });
+
+  app.decorate('spendRateLimit', async (request: FastifyRequest, reply: FastifyReply, weight: number) => {
+    const max = limitOf(request);
+    if (weight <= 1 || max === 0) return;
+    const { taken, current, ttl } = await counts.take(keyOf(request), weight - 1, settings.windowMs, max);
+    const reset = Math.max(1, Math.ceil(ttl / 1000));
+    reply.header('ratelimit-remaining', Math.max(0, max - current)).header('ratelimit-reset', reset);
+    if (taken) return;
+    reply.header('retry-after', reset);
+    throw rateLimited(`${reset} seconds`, whoOf(request));
   });
 }
 
+/**
+ * The plugin makes its store with `new`, from options of its own; these counters are needed
+ * beside it (`take`), so its constructor hands over the one instance.
+ */
+function storeOf(counts: RateCounts): FastifyRateLimitStoreCtor {
+  return function Store() {
+    return counts;
+  } as unknown as FastifyRateLimitStoreCtor;
+}
+
 /** The counters in Redis, connected before the server listens and closed with it. */
-function sharedCounts(app: FastifyInstance, redisUrl: string) {
+function sharedCounts(app: FastifyInstance, redisUrl: string): SharedRateCounts {
   const redis = rateLimitRedis(redisUrl);
   // Every failed reconnection emits an error; the store says once that counting went local.
   redis.on('error', (error: Error) => app.log.debug({ err: error }, 'rate-limit Redis'));
@@ -54,7 +94,7 @@ function sharedCounts(app: FastifyInstance, redisUrl: string) {
   app.addHook('onClose', async () => {
     await redis.quit().catch(() => redis.disconnect());
   });
-  return SharedRateCounts.store(redis, {
+  return new SharedRateCounts(redis, {
     trackedClients: TRACKED_CLIENTS,
     log: { warn: (message) => app.log.warn(message), info: (message) => app.log.info(message) },
   });

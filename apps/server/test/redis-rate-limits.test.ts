@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { REDIS_READY_WAIT_MS } from '../src/shared-rate-counts.ts';
-import { callApi, createAccount, GENEROUS_RATE_LIMITS, startTestServer, type TestAccount, type TestServer } from './harness.ts';
+import { callApi, countRows, createAccount, GENEROUS_RATE_LIMITS, startTestServer, type TestAccount, type TestServer } from './harness.ts';
 import { freePort, waitFor } from './processes.ts';
 import { startRedis, type TestRedis } from './redis-server.ts';
 
@@ -92,6 +92,27 @@ describe('with REDIS_URL, every instance counts a key against one budget', () =>
     const other = await callApi(second, secret, 'GET', '/tags');
     expect(other.status).toBe(200);
     expect(Number(other.headers.get('ratelimit-remaining'))).toBe(LIMIT - 1);
+  });
+});
+
+describe('with REDIS_URL, a request spends its weight in Redis', () => {
+  const bulk = (server: TestServer, account: TestAccount, items: number) =>
+    callApi(server, account.key, 'POST', '/links/bulk', {
+      links: Array.from({ length: items }, (_, i) => ({ title: 'Weighed', destination_url: `https://example.com/weighed/${i}` })),
+    });
+
+  test("a bulk call's weight on one instance is seen by the other; one that does not fit is refused there and does nothing", async () => {
+    const account = await createAccount(first, { plan: 'starter' });
+    // 30 items: 1 + 3 = 4 of the 6.
+    const created = await bulk(first, account, 30);
+    expect(created.status).toBe(201);
+    expect(Number(created.headers.get('ratelimit-remaining'))).toBe(LIMIT - 4);
+    expect(await call(second, account, 'trpc')).toEqual({ status: 200, remaining: LIMIT - 5 });
+    // 20 items weigh 3: 1 is left.
+    const refused = await bulk(second, account, 20);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await countRows(first, 'link', `account_id = '${account.account.id}'`)).toBe(30);
   });
 });
 

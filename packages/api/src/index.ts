@@ -6,6 +6,7 @@ import type { AppRouter } from './procedures/root.ts';
  * `./services` (the domain services), `./errors`, `./redirects`, `./destinations` (reputation sources) and `./plans`.
  * What a transport needs of tRPC's internals is read in procedures/router-internals.ts only.
  */
+export { callWeight, ITEMS_PER_UNIT, type ProcedureCall, requestWeight } from './procedures/call-weight.ts';
 export type { Context } from './procedures/context.ts';
 export {
   everyProcedureMeta,

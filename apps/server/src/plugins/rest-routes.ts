@@ -4,6 +4,7 @@ import type { Services } from '@shortlinks/api/services';
 import { TRPCError } from '@trpc/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { largeBodies } from '../body-limits.ts';
+import { admitCalls } from '../call-admission.ts';
 import { type RestInput, restInputOf } from './rest-input.ts';
 import { sendStreamed } from './rest-streams.ts';
 
@@ -32,6 +33,7 @@ export function registerProcedureRoutes(app: FastifyInstance, services: Services
         let input: RestInput;
         try {
           input = readInput(request);
+          await admitCalls(request, reply, [{ path, input }]);
         } catch (error) {
           return answerFailure(request, reply, error, undefined);
         }

@@ -1,21 +1,23 @@
-import { appRouter, successStatus } from '@shortlinks/api';
+import { appRouter, procedureMeta, successStatus } from '@shortlinks/api';
 import { toAppError, trpcErrorBody } from '@shortlinks/api/errors';
 import type { Services } from '@shortlinks/api/services';
 import { fastifyRequestHandler, fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import { admitCalls } from '../call-admission.ts';
 import { nestsTooDeep, tooDeep } from '../json-depth.ts';
 import { fromFastifyError } from './error-body.ts';
 import { registerSingleCalls } from './trpc-calls.ts';
+import { trpcRequestCalls } from './trpc-request-calls.ts';
 
 export const TRPC_PREFIX = '/trpc';
 
-/** The most calls one batched tRPC request may carry (docs/security.md). */
+/** The most calls one batched tRPC request may carry (docs/security.md); each counts against the rate limit. */
 export const TRPC_MAX_BATCH = 10;
 
 /**
  * Typed tRPC at /trpc, answering with the same HTTP statuses as REST (but 200 for 204). The
  * caller (found by the authentication plugin) is counted against its rate limit before the body is
- * read, as on REST.
+ * read, as on REST, and once it is read every call of a batch is (call-admission.ts).
  */
 export async function trpcPlugin(app: FastifyInstance, { services }: { services: Services }) {
   app.addHook('onRequest', app.rateLimit());
@@ -37,9 +39,16 @@ export async function trpcPlugin(app: FastifyInstance, { services }: { services:
     for (const value of [input].flat()) if (typeof value === 'string' && nestsTooDeep(value)) throw tooDeep('input');
   });
 
+  // Each call weighs what it would over REST, and an export takes a slot of its account's, before
+  // tRPC runs any. A batch over the maximum is refused whole by tRPC, running none.
+  app.addHook('preHandler', async (request, reply) => {
+    const calls = trpcRequestCalls(request, TRPC_PREFIX, weighedByInput);
+    if (calls.length <= TRPC_MAX_BATCH) await admitCalls(request, reply, calls);
+  });
+
   const trpcOptions = {
     router: appRouter,
-    // A batch counts once against the rate limit, so it may hold only a few calls.
+    // Every call of a batch counts against the rate limit; ten keep one request's work small.
     maxBatchSize: TRPC_MAX_BATCH,
     createContext: ({ req }: { req: FastifyRequest }) => ({ services, transport: 'trpc' as const, caller: req.caller }),
     responseMeta: ({ paths, data, errors }: { paths?: readonly string[]; data: readonly unknown[]; errors: readonly unknown[] }) => {
@@ -78,3 +87,6 @@ export async function trpcPlugin(app: FastifyInstance, { services }: { services:
     });
   });
 }
+
+/** Whether a call's weight depends on its input (a bulk call's items): only then is its body parsed before tRPC does. */
+const weighedByInput = (path: string) => procedureMeta(path)?.items !== undefined;

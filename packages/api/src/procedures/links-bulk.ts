@@ -27,6 +27,7 @@ export const linksBulkRouter = {
     errors: ['VALIDATION_ERROR'],
     errorExamples: { VALIDATION_ERROR: { message: `links must hold 1 to ${LIMITS.bulkItems} items`, field: 'links' } },
     bodyItems: LIMITS.bulkItems,
+    items: 'links',
   })
     .input(BulkCreateLinksBodySchema)
     .output(BulkCreateResultSchema)
@@ -45,6 +46,7 @@ export const linksBulkRouter = {
     errors: ['VALIDATION_ERROR'],
     errorExamples: { VALIDATION_ERROR: { message: 'ids[2] repeats ids[0]: name each link once', field: 'ids' } },
     bodyItems: LIMITS.bulkItems,
+    items: 'ids',
   })
     .input(BulkUpdateLinksBodySchema)
     .output(BulkUpdateResultSchema)
@@ -62,6 +64,7 @@ export const linksBulkRouter = {
     success: { bulk: 200, itemErrors: DELETE_ERRORS },
     errors: ['VALIDATION_ERROR'],
     errorExamples: { VALIDATION_ERROR: { message: 'ids[1] names the same link as ids[0]: name each link once', field: 'ids' } },
+    items: 'ids',
   })
     .input(BulkDeleteLinksQuerySchema)
     .output(BulkDeleteResultSchema)

@@ -1,5 +1,6 @@
 import { ExportLinksQuerySchema, exportFormatOf } from '@shortlinks/contract';
 import type { TRPCRouterRecord } from '@trpc/server';
+import { SERVED_EXPORT_PAGE_SIZE } from '../links/export/link-export.ts';
 import { authedProcedure } from './trpc.ts';
 
 export const linksExportRouter = {
@@ -7,7 +8,8 @@ export const linksExportRouter = {
    * The export file, streamed in chunks of text (docs/import-export.md). tRPC streams it to a
    * client on httpBatchStreamLink; REST answers it as the file itself with its media type, which
    * trpc-to-openapi cannot, so the server's REST plugin serves this path by calling this procedure
-   * (`streamed`), and the OpenAPI document describes it from this meta.
+   * (`streamed`), and the OpenAPI document describes it from this meta. The server caps the
+   * exports an account runs at once and ends those read too slowly (apps/server's export-limits.ts).
    */
   export: authedProcedure({
     openapi: {
@@ -27,5 +29,5 @@ export const linksExportRouter = {
     streamed: true,
   })
     .input(ExportLinksQuerySchema)
-    .query(({ ctx, input }) => ctx.services.linkExport.file(ctx.accountId, exportFormatOf(input))),
+    .query(({ ctx, input }) => ctx.services.linkExport.file(ctx.accountId, exportFormatOf(input), SERVED_EXPORT_PAGE_SIZE)),
 } satisfies TRPCRouterRecord;

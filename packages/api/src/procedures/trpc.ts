@@ -41,6 +41,11 @@ export interface Meta extends OpenApiMeta {
    */
   bodyItems?: number;
   /**
+   * The input's list of items (a bulk call's `links` or `ids`): the call spends its key's rate
+   * limit in proportion to them (call-weight.ts).
+   */
+  items?: 'links' | 'ids';
+  /**
    * The result is a file streamed in chunks of text (an async iterable), which REST answers as
    * the file itself: trpc-to-openapi cannot, so its mapping is disabled and the server serves it.
    */

@@ -9,6 +9,21 @@ import { fileLine, fileStart } from './export-format.ts';
 export const EXPORT_PAGE_SIZE = 1000;
 
 /**
+ * Links read per query for an export a server answers, which may run beside many others for
+ * readers of any speed: a page of links filled to the field limits (about 10 KB each as JSON
+ * Lines) holds about 1 MB, which the export keeps while its reader takes the page's chunks
+ * (docs/performance.md, "Slow export readers"). The CLI, alone in its process, reads larger pages.
+ */
+export const SERVED_EXPORT_PAGE_SIZE = 100;
+
+/**
+ * The file is yielded in chunks of about this many characters (a line is never split; one longer
+ * than this is a chunk alone), so that a transport writes it under backpressure a little at a
+ * time rather than a page at once.
+ */
+export const EXPORT_CHUNK_CHARS = 16 * 1024;
+
+/**
  * GET /links/export and `pnpm shortlinks export`: every live link of an account, oldest first,
  * read in keyset pages by (created_at, id) so that memory stays flat however many links there are
  * and a link created or deleted meanwhile neither repeats nor shifts another out.
@@ -62,13 +77,20 @@ export class LinkExportService {
     }
   }
 
-  /** The export file, in chunks of one page of lines each; the first chunk starts with the CSV header. */
-  async *file(accountId: string, format: ExportFormat): AsyncGenerator<string> {
-    let start = fileStart(format);
-    for await (const page of this.pages(accountId)) {
-      yield start + page.map((link) => fileLine(format, link)).join('');
-      start = '';
+  /**
+   * The export file, in chunks of about {@link EXPORT_CHUNK_CHARS}, starting with the CSV header.
+   * The next page is read only once the last chunk of this one was taken.
+   */
+  async *file(accountId: string, format: ExportFormat, pageSize = EXPORT_PAGE_SIZE): AsyncGenerator<string> {
+    let chunk = fileStart(format);
+    for await (const page of this.pages(accountId, pageSize)) {
+      for (const link of page) {
+        chunk += fileLine(format, link);
+        if (chunk.length < EXPORT_CHUNK_CHARS) continue;
+        yield chunk;
+        chunk = '';
+      }
     }
-    if (start !== '') yield start;
+    if (chunk !== '') yield chunk;
   }
 }
