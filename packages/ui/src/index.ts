@@ -5,6 +5,7 @@ export { Field, TextField } from './Field.tsx';
 export { DEFAULT_MESSAGES, type HostMessages } from './host-messages.ts';
 export { LinkForm } from './links/LinkForm.tsx';
 export { LinksView } from './links/LinksView.tsx';
+export { DEFAULT_LIST_VIEW, isListOrder, LIST_ORDERS, type ListOrder, type ListView } from './links/link-list-query.ts';
 export { PlanUsage } from './PlanUsage.tsx';
 export { type ShortlinksHost, ShortlinksProvider, useShortlinks } from './ShortlinksProvider.tsx';
 export { ColourPicker, TAG_COLORS } from './tags/ColourPicker.tsx';
