@@ -72,7 +72,7 @@ describe.each(['phone', 'desktop'] as const)('at %s size', (size) => {
     // The measure sees an overlap when there is one: the clicks and date moved over the short URL.
     const spring = page.locator('[data-slug="spring"]');
     await spring.locator('.link-meta').evaluate((meta: HTMLElement) => {
-      const to = (meta.closest('li')?.querySelector('.link-short') as HTMLElement).getBoundingClientRect();
+      const to = (meta.closest('li')?.querySelector('.link-short') ?? meta).getBoundingClientRect();
       const from = meta.getBoundingClientRect();
       meta.style.transform = `translate(${to.left - from.left}px, ${to.top - from.top}px)`;
     });
