@@ -85,7 +85,7 @@ describe('TagManager', () => {
     expect(renamed).toHaveLength(1);
   });
 
-  test('Save (or Enter) saves the new name; leaving for Save does not save it twice; an unchanged name saves nothing', async () => {
+  test('Save (or Enter) saves the new name; leaving the field for Save does not save it twice; an unchanged name saves nothing', async () => {
     const renamed = renaming();
     const row = screen.getByTestId('tag-row-Archive');
     const field = within(row).getByLabelText('Name of Archive');

@@ -158,11 +158,8 @@ function TagRow({
             event.preventDefault();
             void rename();
           }}
-          // Leaving the name saves it too, unless the focus goes to this row's Save (which saves it).
-          onBlur={(event) => {
-            if (event.currentTarget.contains(event.relatedTarget as Node | null)) return;
-            void rename();
-          }}
+          // Leaving the name saves it too (to this row's Save as well: `rename` saves a name once).
+          onBlur={() => void rename()}
           onKeyDown={(event) => {
             if (event.key !== 'Escape' || name === tag.name) return;
             setName(tag.name);
@@ -181,7 +178,9 @@ function TagRow({
             className="tag-name-field"
           />
           {name !== tag.name ? (
-            <button type="submit" className="button small">
+            // Out of the tab order: Tab from the name saves it (leaving the field), and the button,
+            // gone once saved, would take the keyboard's place with it.
+            <button type="submit" className="button small" tabIndex={-1}>
               Save<span className="visually-hidden"> (rename {tag.name})</span>
             </button>
           ) : saved ? (
