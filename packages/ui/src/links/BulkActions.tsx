@@ -81,56 +81,58 @@ export function BulkActions({
 
   return (
     <div className="bulk">
-      <fieldset className="bulk-bar" aria-label="Bulk actions">
-        <label className="check">
-          <input
-            ref={pageBox}
-            type="checkbox"
-            checked={page === 'all'}
-            disabled={running}
-            onChange={(event) => onSelectPage(event.target.checked)}
-          />
-          Select page
-        </label>
-        {count > 0 ? (
-          <>
-            <span className="bulk-count" role="status">
-              {allMatching ? `All ${countOf(total, 'link')} matching selected` : `${formatCount(count)} selected`}
-            </span>
-            {!allMatching && total > count ? (
-              <button type="button" className="button small" onClick={onSelectAllMatching} disabled={running}>
-                Select all {countOf(total, 'link')} matching
+      {total > 0 || count > 0 ? (
+        <fieldset className="bulk-bar" aria-label="Bulk actions">
+          <label className="check">
+            <input
+              ref={pageBox}
+              type="checkbox"
+              checked={page === 'all'}
+              disabled={running}
+              onChange={(event) => onSelectPage(event.target.checked)}
+            />
+            Select page
+          </label>
+          {count > 0 ? (
+            <>
+              <span className="bulk-count" role="status">
+                {allMatching ? `All ${countOf(total, 'link')} matching selected` : `${formatCount(count)} selected`}
+              </span>
+              {!allMatching && total > count ? (
+                <button type="button" className="button small" onClick={onSelectAllMatching} disabled={running}>
+                  Select all {countOf(total, 'link')} matching
+                </button>
+              ) : null}
+              <button type="button" className="button small" onClick={onClear} disabled={running}>
+                Clear selection
               </button>
-            ) : null}
-            <button type="button" className="button small" onClick={onClear} disabled={running}>
-              Clear selection
-            </button>
-            <span className="row bulk-verbs">
-              <button
-                type="button"
-                className="button small"
-                disabled={running || tags.length === 0}
-                aria-expanded={step?.kind === 'add-tag'}
-                onClick={() => setStep({ kind: 'add-tag', tagId: byName[0]?.id ?? '' })}
-              >
-                Add tag
-              </button>
-              <button
-                type="button"
-                className="button small"
-                disabled={running || tags.length === 0}
-                aria-expanded={step?.kind === 'remove-tag'}
-                onClick={() => setStep({ kind: 'remove-tag', tagId: byName[0]?.id ?? '' })}
-              >
-                Remove tag
-              </button>
-              <button type="button" className="button small danger" disabled={running} onClick={() => setStep({ kind: 'delete' })}>
-                Delete
-              </button>
-            </span>
-          </>
-        ) : null}
-      </fieldset>
+              <span className="row bulk-verbs">
+                <button
+                  type="button"
+                  className="button small"
+                  disabled={running || tags.length === 0}
+                  aria-expanded={step?.kind === 'add-tag'}
+                  onClick={() => setStep({ kind: 'add-tag', tagId: byName[0]?.id ?? '' })}
+                >
+                  Add tag
+                </button>
+                <button
+                  type="button"
+                  className="button small"
+                  disabled={running || tags.length === 0}
+                  aria-expanded={step?.kind === 'remove-tag'}
+                  onClick={() => setStep({ kind: 'remove-tag', tagId: byName[0]?.id ?? '' })}
+                >
+                  Remove tag
+                </button>
+                <button type="button" className="button small danger" disabled={running} onClick={() => setStep({ kind: 'delete' })}>
+                  Delete
+                </button>
+              </span>
+            </>
+          ) : null}
+        </fieldset>
+      ) : null}
       {step?.kind === 'delete' ? (
         <Confirmation
           confirmLabel={`Delete ${countOf(count, 'link')}`}

@@ -177,7 +177,8 @@ export function LinksView({
           {listing ? `${countOf(listing.total, 'link')}${pages > 1 ? ` · page ${page} of ${pages}` : ''}` : ''}
         </span>
       </div>
-      {bulkActions && listing && (listing.total > 0 || chosen > 0) ? (
+      {/* Mounted while the list is, so the report of an action outlives the links it deleted. */}
+      {bulkActions && listing ? (
         <BulkActions
           tags={tags}
           count={chosen}
