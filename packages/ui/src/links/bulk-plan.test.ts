@@ -1,10 +1,11 @@
+import type { TagSummary } from '@shortlinks/contract';
 import { describe, expect, test } from 'vitest';
 import { sampleLink } from '../testing/sample-link.ts';
 import { inBatches, planBulk } from './bulk-plan.ts';
 
-const work = { id: 'tag_w', name: 'Work', color: 'indigo' as const };
-const home = { id: 'tag_h', name: 'Home', color: 'lime' as const };
-const link = (id: string, tags = [] as (typeof work)[]) => sampleLink({ id, tags });
+const work: TagSummary = { id: 'tag_w', name: 'Work', color: 'indigo' };
+const home: TagSummary = { id: 'tag_h', name: 'Home', color: 'lime' };
+const link = (id: string, tags: TagSummary[] = []) => sampleLink({ id, tags });
 
 describe('bulk actions as bulk calls', () => {
   test('adding a tag: links that end with the same tags share a call; links that have it already are left alone', () => {
