@@ -1,3 +1,5 @@
+import { DEFAULT_LIST_VIEW, isListOrder, type ListView } from '@shortlinks/ui';
+
 /**
  * The dashboard's addresses, below the server's /app (the router's base). One place builds them, so
  * a link in the list, in a chart and in the navigation lead to the same page.
@@ -11,6 +13,34 @@ export const paths = {
   tag: (id: string) => `/tags/${encodeURIComponent(id)}`,
   overview: '/overview',
 } as const;
+
+/**
+ * The links view's address for what it shows: `/?search=spring&tag=tag_…&sort=most-clicked&page=2`,
+ * each part only when it is not the default, so a reload, Back and a bookmark show the same list.
+ */
+export function linksAddress(view: Partial<ListView> = {}): string {
+  const shown = { ...DEFAULT_LIST_VIEW, ...view };
+  const query = new URLSearchParams();
+  if (shown.search !== '') query.set('search', shown.search);
+  if (shown.tagId !== '') query.set('tag', shown.tagId);
+  if (shown.order !== DEFAULT_LIST_VIEW.order) query.set('sort', shown.order);
+  if (shown.page > 1) query.set('page', String(shown.page));
+  const text = query.toString();
+  return text === '' ? paths.links : `${paths.links}?${text}`;
+}
+
+/** What an address's query asks the links view to show; a part it cannot read is left at its default. */
+export function listViewOf(search: string): ListView {
+  const query = new URLSearchParams(search);
+  const sort = query.get('sort') ?? '';
+  const page = Number(query.get('page'));
+  return {
+    search: query.get('search') ?? '',
+    tagId: query.get('tag') ?? '',
+    order: isListOrder(sort) ? sort : DEFAULT_LIST_VIEW.order,
+    page: Number.isSafeInteger(page) && page >= 1 ? page : 1,
+  };
+}
 
 /** The document's title for a view: what it shows first, the product last (tabs and history read best that way). */
 export function documentTitle(...parts: string[]): string {

@@ -11,6 +11,7 @@ export { expiryOf, shortUrlText, whenText } from './links/link-dates.ts';
 export { createOf, draftProblem, EMPTY_DRAFT, errorAfterChange, type LinkDraft } from './links/link-draft.ts';
 export { SLUG_RULE } from './links/slug-rule.ts';
 export { UtmFields } from './links/UtmFields.tsx';
+export { DEFAULT_LIST_VIEW, isListOrder, LIST_ORDERS, type ListOrder, type ListView } from './links/link-list-query.ts';
 export { PlanUsage } from './PlanUsage.tsx';
 export { type ShortlinksHost, ShortlinksProvider, useShortlinks } from './ShortlinksProvider.tsx';
 export { ColourPicker, TAG_COLORS } from './tags/ColourPicker.tsx';

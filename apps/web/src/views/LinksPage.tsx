@@ -1,15 +1,22 @@
 import type { Link as ShortLink } from '@shortlinks/client';
 import { LinksView, useShortlinks } from '@shortlinks/ui';
 import { useState } from 'react';
+import { useLocation, useSearch } from 'wouter';
 import type { AccountState } from '../account.ts';
 import { NewLinkForm } from '../links/NewLinkForm.tsx';
-import { BASE, paths } from '../routes.ts';
+import { BASE, linksAddress, listViewOf, paths } from '../routes.ts';
 import { useDocumentTitle } from '../useDocumentTitle.ts';
 
-/** The home view: every link of the account (search, tag filter, edit, delete), and a new one. */
+/**
+ * The home view: every link of the account (search, tag filter, sort, pages, edit, delete, bulk
+ * actions), and a new one. What the list shows is in the address (`?search=…&tag=…&sort=…&page=…`),
+ * so a reload, Back and a bookmark show the same list.
+ */
 export function LinksPage({ account }: { account: AccountState }) {
   useDocumentTitle('Links');
   const { copyText } = useShortlinks();
+  const view = listViewOf(useSearch());
+  const [, navigate] = useLocation();
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<{ link: ShortLink; copied: boolean }>();
 
@@ -60,6 +67,11 @@ export function LinksPage({ account }: { account: AccountState }) {
         onChanged={account.changed}
         emptyHint="No links yet. Create your first with New link."
         statisticsHref={(link) => `${BASE}${paths.link(link.id)}`}
+        view={view}
+        onViewChange={(next, { replace }) => navigate(linksAddress(next), { replace })}
+        // A chip keeps the search and the order, and shows that tag's links from their first page.
+        tagHref={(tag) => `${BASE}${linksAddress({ ...view, tagId: tag.id, page: 1 })}`}
+        bulkActions
       />
     </>
   );

@@ -80,3 +80,37 @@ describe('LinkRow', () => {
     expect(screen.getByTestId('link-row').className).toContain('expired');
   });
 });
+
+describe('LinkRow, in the dashboard', () => {
+  const tagged = sampleLink({ tags: [{ id: 'tag_w', name: 'Work', color: 'indigo' }] });
+
+  test('a tag chip leads to the list filtered by that tag, when the host says where that is', () => {
+    const { unmount } = render(
+      <ShortlinksProvider client={{} as ShortlinksClient}>
+        <LinkRow link={tagged} tags={[]} onChanged={() => undefined} tagHref={(tag) => `/app?tag=${tag.id}`} />
+      </ShortlinksProvider>,
+    );
+    expect(screen.getByRole('link', { name: 'Links tagged Work' }).getAttribute('href')).toBe('/app?tag=tag_w');
+    unmount();
+    render(
+      <ShortlinksProvider client={{} as ShortlinksClient}>
+        <LinkRow link={tagged} tags={[]} onChanged={() => undefined} />
+      </ShortlinksProvider>,
+    );
+    expect(screen.getByText('Work').tagName).toBe('SPAN');
+  });
+
+  test('a row has a tick box named after its link only when the host offers bulk actions', () => {
+    const ticked: boolean[] = [];
+    const { unmount } = render(
+      <ShortlinksProvider client={{} as ShortlinksClient}>
+        <LinkRow link={tagged} tags={[]} onChanged={() => undefined} selected={false} onSelect={(value) => ticked.push(value)} />
+      </ShortlinksProvider>,
+    );
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select Read me' }));
+    expect(ticked).toEqual([true]);
+    unmount();
+    renderRow(async () => true);
+    expect(screen.queryByRole('checkbox')).toBeNull();
+  });
+});

@@ -14,12 +14,16 @@ import { expiryOf, shortUrlText, whenText } from './link-dates.ts';
 /**
  * One link of the list in two lines: its title, tags and expiry; its short URL (a link, with Copy)
  * and where it leads (a link too). Then its clicks, and its statistics, edit and delete actions.
+ * On a phone the parts wrap onto more lines rather than overlap (theme.css).
  */
 export function LinkRow({
   link,
   tags,
   onChanged,
   statisticsHref,
+  tagHref,
+  selected = false,
+  onSelect,
   now = Date.now,
 }: {
   link: Link;
@@ -27,6 +31,11 @@ export function LinkRow({
   onChanged: () => void;
   /** Where the link's statistics are; without it the row has no Statistics action. */
   statisticsHref?: ((link: Link) => string) | undefined;
+  /** Where a tag chip leads (the list filtered by that tag); without it the chips are not links. */
+  tagHref?: ((tag: TagSummary) => string) | undefined;
+  /** Whether the row is ticked for a bulk action; the row has a tick box only with `onSelect`. */
+  selected?: boolean;
+  onSelect?: ((selected: boolean) => void) | undefined;
   /** The clock that decides whether the link has expired (tests give their own). */
   now?: () => number;
 }) {
@@ -48,15 +57,39 @@ export function LinkRow({
   };
 
   return (
-    <li className={expiry?.expired ? 'link-row expired' : 'link-row'} data-testid="link-row" data-slug={link.slug}>
-      <div className="link-row-main">
+    <li
+      className={['link-row', expiry?.expired ? 'expired' : '', selected ? 'selected' : ''].filter(Boolean).join(' ')}
+      data-testid="link-row"
+      data-slug={link.slug}
+    >
+      <div className={onSelect ? 'link-row-main selectable' : 'link-row-main'}>
+        {onSelect ? (
+          <input
+            type="checkbox"
+            className="link-select"
+            aria-label={`Select ${link.title}`}
+            checked={selected}
+            onChange={(event) => onSelect(event.target.checked)}
+          />
+        ) : null}
         <div className="link-text">
           <div className="link-line">
             <span className="link-title">{link.title}</span>
             {expiry?.expired ? <span className="badge expired">Expired</span> : null}
-            {link.tags.map((tag) => (
-              <TagChip key={tag.id} tag={tag} />
-            ))}
+            {link.tags.map((tag) =>
+              tagHref ? (
+                <a
+                  key={tag.id}
+                  className={`tag-chip tag-${tag.color} tag-link`}
+                  href={tagHref(tag)}
+                  aria-label={`Links tagged ${tag.name}`}
+                >
+                  {tag.name}
+                </a>
+              ) : (
+                <TagChip key={tag.id} tag={tag} />
+              ),
+            )}
           </div>
           <div className="link-line">
             <a className="link-short" href={link.short_url} target="_blank" rel="noreferrer">
@@ -70,7 +103,7 @@ export function LinkRow({
             >
               {copied ? 'Copied' : 'Copy'}
             </button>
-            <span className="muted" aria-hidden="true">
+            <span className="muted link-arrow" aria-hidden="true">
               →
             </span>
             <a className="link-destination" href={link.destination_url} target="_blank" rel="noreferrer" title={link.destination_url}>

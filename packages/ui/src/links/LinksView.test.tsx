@@ -141,4 +141,39 @@ describe('LinksView', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(searches).toEqual([undefined, 'spring']);
   });
+
+  test('a host that keeps the view (the dashboard’s address) is asked for every change, and typing on replaces', async () => {
+    const asked: unknown[] = [];
+    const client = {
+      links: {
+        list: async (query: unknown) => {
+          asked.push(query);
+          return { links: [], total: 0, page: 3, per_page: 20, link_limit: 1_000 };
+        },
+      },
+    } as unknown as ShortlinksClient;
+    const changes: [unknown, boolean][] = [];
+    const view = { search: 'spr', tagId: 'tag_w', order: 'title-az' as const, page: 3 };
+    render(
+      <ShortlinksProvider client={client}>
+        <LinksView
+          tags={[]}
+          version={0}
+          onChanged={() => undefined}
+          view={view}
+          onViewChange={(next, { replace }) => changes.push([next, replace])}
+        />
+      </ShortlinksProvider>,
+    );
+    await waitFor(() =>
+      expect(asked[0]).toEqual({ page: 3, per_page: 20, search: 'spr', tag_ids: ['tag_w'], sort: 'title', order: 'asc' }),
+    );
+    expect((screen.getByLabelText('Search links') as HTMLInputElement).value).toBe('spr');
+    fireEvent.change(screen.getByLabelText('Search links'), { target: { value: 'spri' } });
+    fireEvent.change(screen.getByLabelText('Sort links'), { target: { value: 'most-clicked' } });
+    expect(changes).toEqual([
+      [{ ...view, search: 'spri', page: 1 }, true],
+      [{ ...view, order: 'most-clicked', page: 1 }, false],
+    ]);
+  });
 });

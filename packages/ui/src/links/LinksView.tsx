@@ -1,14 +1,18 @@
 /** @jsxRuntime automatic @jsxImportSource react */ // Parcel cannot read the React version from "catalog:" (docs/extension.md).
 import type { Link, Tag } from '@shortlinks/client';
+import type { TagSummary } from '@shortlinks/contract';
 import { LIMITS } from '@shortlinks/contract/rules';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { countOf } from '../counts.ts';
 import { ErrorBanner } from '../ErrorBanner.tsx';
 import { useShortlinks } from '../ShortlinksProvider.tsx';
 import { sortedByName } from '../tags/tag-names.ts';
+import { BulkActions } from './BulkActions.tsx';
+import { matchingLinks } from './bulk-run.ts';
 import { formErrorOf } from './field-errors.ts';
 import { LinkRow } from './LinkRow.tsx';
-import { LIST_ORDERS, type ListOrder, listQuery, pageCount } from './link-list-query.ts';
+import { DEFAULT_LIST_VIEW, LIST_ORDERS, type ListOrder, type ListView, listQuery, pageCount } from './link-list-query.ts';
+import { useLinkSelection } from './link-selection.ts';
 
 const PER_PAGE = 20;
 
@@ -21,6 +25,9 @@ interface Listing {
  * The account's links, newest first unless another order is chosen: searched, filtered by tag,
  * sorted and paginated by the server (GET /links); each editable and deletable. Going to another
  * page brings the list's top into view and the focus to it.
+ *
+ * What it shows (search, tag, order, page) is its own, or the host's when the host passes `view`
+ * and `onViewChange` (the web dashboard keeps it in the address).
  */
 export function LinksView({
   tags,
@@ -28,6 +35,10 @@ export function LinksView({
   onChanged,
   emptyHint = 'No links yet.',
   statisticsHref,
+  view: hostView,
+  onViewChange,
+  tagHref,
+  bulkActions = false,
 }: {
   tags: Tag[];
   /** Bumped by the page whenever links or tags changed, to fetch again. */
@@ -37,12 +48,31 @@ export function LinksView({
   emptyHint?: ReactNode;
   /** Where a link's statistics are (the host's route); without it the rows have no Statistics action. */
   statisticsHref?: (link: Link) => string;
+  /** What to show, when the host keeps it (with `onViewChange`). */
+  view?: ListView;
+  /**
+   * The person chose something else to show. `replace` is true for a search being typed on from a
+   * search already made: a host keeping history makes one entry of it, not one per key.
+   */
+  onViewChange?: (next: ListView, how: { replace: boolean }) => void;
+  /** Where a tag chip of a row leads (the list filtered by that tag); without it chips are not links. */
+  tagHref?: (tag: TagSummary) => string;
+  /** Rows can be ticked, and the ticked ones (or all matching) tagged, untagged or deleted together. */
+  bulkActions?: boolean;
 }) {
   const { client, messages } = useShortlinks();
-  const [query, setQuery] = useState('');
-  const [tagId, setTagId] = useState('');
-  const [order, setOrder] = useState<ListOrder>('newest');
-  const [page, setPage] = useState(1);
+  const [ownView, setOwnView] = useState<ListView>(DEFAULT_LIST_VIEW);
+  const shown = hostView && onViewChange ? hostView : ownView;
+  const { search: query, tagId, order, page } = shown;
+  const { selection, clear, pick, pickAllMatching, isPicked } = useLinkSelection();
+  const show = (change: Partial<ListView>, { correction = false } = {}) => {
+    const next = { ...shown, page: 1, ...change };
+    // Another filter, search or order chooses other links: what was ticked no longer shows.
+    if (next.search !== query || next.tagId !== tagId || next.order !== order) clear();
+    const typingOn = query !== '' && next.search !== '' && next.search !== query;
+    if (hostView && onViewChange) onViewChange(next, { replace: correction || typingOn });
+    else setOwnView(next);
+  };
   const [listing, setListing] = useState<Listing>();
   const [error, setError] = useState<string>();
   const [attempt, setAttempt] = useState(0);
@@ -88,10 +118,19 @@ export function LinksView({
   }, [listing]);
   const turnTo = (next: number) => {
     turned.current = true;
-    setPage(next);
+    show({ page: next });
   };
 
   const pages = pageCount(listing?.total ?? 0, PER_PAGE);
+  // A page past the end (links deleted, an old bookmark): the last page there is instead, once each
+  // time the page turns out to be past the end.
+  const pastTheEnd = listing !== undefined && listing.links.length === 0 && listing.total > 0 && page > pages;
+  useEffect(() => {
+    if (pastTheEnd) show({ page: pages }, { correction: true });
+  }, [pastTheEnd, pages]);
+  const pageLinks = listing?.links ?? [];
+  const pickedOnPage = pageLinks.filter(isPicked).length;
+  const chosen = selection.allMatching ? (listing?.total ?? 0) : selection.picked.size;
   return (
     <section aria-label="Links" ref={top} tabIndex={-1} className="links-view">
       <div className="toolbar">
@@ -103,20 +142,14 @@ export function LinksView({
           // The server refuses a longer search (GET /links), so it cannot be typed.
           maxLength={LIMITS.searchChars}
           value={query}
-          onChange={(event) => {
-            setQuery(event.target.value);
-            setPage(1);
-          }}
+          onChange={(event) => show({ search: event.target.value })}
         />
         <select
           className="input"
           style={{ maxWidth: 200 }}
           aria-label="Filter by tag"
           value={tagId}
-          onChange={(event) => {
-            setTagId(event.target.value);
-            setPage(1);
-          }}
+          onChange={(event) => show({ tagId: event.target.value })}
         >
           <option value="">All tags</option>
           {sortedByName(tags).map((tag) => (
@@ -124,16 +157,15 @@ export function LinksView({
               {tag.name} ({tag.link_count})
             </option>
           ))}
+          {/* A tag from an address that is not (or no longer) one of the account's. */}
+          {tagId !== '' && tags.length > 0 && !tags.some((tag) => tag.id === tagId) ? <option value={tagId}>Unknown tag</option> : null}
         </select>
         <select
           className="input"
           style={{ maxWidth: 170 }}
           aria-label="Sort links"
           value={order}
-          onChange={(event) => {
-            setOrder(event.target.value as ListOrder);
-            setPage(1);
-          }}
+          onChange={(event) => show({ order: event.target.value as ListOrder })}
         >
           {LIST_ORDERS.map((option) => (
             <option key={option.value} value={option.value}>
@@ -145,6 +177,28 @@ export function LinksView({
           {listing ? `${countOf(listing.total, 'link')}${pages > 1 ? ` · page ${page} of ${pages}` : ''}` : ''}
         </span>
       </div>
+      {/* Mounted while the list is, so the report of an action outlives the links it deleted. */}
+      {bulkActions && listing ? (
+        <BulkActions
+          tags={tags}
+          count={chosen}
+          total={listing.total}
+          page={pickedOnPage === 0 ? 'none' : pickedOnPage === pageLinks.length ? 'all' : 'some'}
+          allMatching={selection.allMatching}
+          onSelectPage={(picked) => pick(pageLinks, picked, pageLinks)}
+          onSelectAllMatching={pickAllMatching}
+          onClear={clear}
+          gather={async (onProgress) =>
+            selection.allMatching
+              ? matchingLinks(client, listQuery({ search: query, tagId, order, page: 1, perPage: PER_PAGE }), onProgress)
+              : [...selection.picked.values()]
+          }
+          onFinished={() => {
+            clear();
+            onChanged();
+          }}
+        />
+      ) : null}
       {error ? <ErrorBanner message={error} onRetry={() => setAttempt((n) => n + 1)} /> : null}
       {!listing && !error ? (
         <div className="empty">
@@ -155,7 +209,15 @@ export function LinksView({
       {listing && listing.links.length > 0 ? (
         <ul className="link-list">
           {listing.links.map((link) => (
-            <LinkRow key={link.id} link={link} tags={tags} onChanged={onChanged} statisticsHref={statisticsHref} />
+            <LinkRow
+              key={link.id}
+              link={link}
+              tags={tags}
+              onChanged={onChanged}
+              statisticsHref={statisticsHref}
+              tagHref={tagHref}
+              {...(bulkActions ? { selected: isPicked(link), onSelect: (picked: boolean) => pick([link], picked, pageLinks) } : {})}
+            />
           ))}
         </ul>
       ) : null}

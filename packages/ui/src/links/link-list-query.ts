@@ -39,3 +39,14 @@ export function listQuery(choice: ListChoice): LinkListQuery {
 export function pageCount(total: number, perPage: number): number {
   return Math.max(1, Math.ceil(total / perPage));
 }
+
+/** What the person chose to see, which a host may keep in its address: everything but the page size. */
+export type ListView = Omit<ListChoice, 'perPage'>;
+
+/** The list as it first opens: every link, newest first, page 1. */
+export const DEFAULT_LIST_VIEW: ListView = { search: '', tagId: '', order: 'newest', page: 1 };
+
+/** Whether `value` names one of the list's orders (an address may hold anything). */
+export function isListOrder(value: string): value is ListOrder {
+  return LIST_ORDERS.some((option) => option.value === value);
+}
