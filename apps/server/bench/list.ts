@@ -43,7 +43,9 @@ const { secret } = await services.apiKeys.create(account.id);
 // administrator, on the app's database.
 const seedUrl = new URL(cluster.adminUrl);
 seedUrl.pathname = new URL(cluster.url).pathname;
-const seedOrm = await createOrm({ databaseUrl: seedUrl.href, poolSize: 2 });
+// The bulk load runs statements of minutes: no statement bound (DATABASE_QUERY_TIMEOUT_MS is for
+// the server's short statements, which the server measured here keeps).
+const seedOrm = await createOrm({ databaseUrl: seedUrl.href, poolSize: 2, queryTimeoutMs: 0 });
 await seedLinks(
   seedOrm,
   account.id,
