@@ -69,7 +69,7 @@ function Views({ account }: { account: AccountState }) {
       <Route path={paths.links}>
         <LinksPage account={account} />
       </Route>
-      <Route path="/links/:id">{(params) => <LinkStatsPage id={params.id} />}</Route>
+      <Route path="/links/:id">{(params) => <LinkStatsPage id={params.id} account={account} />}</Route>
       <Route path={paths.tags}>
         <TagsPage account={account} />
       </Route>

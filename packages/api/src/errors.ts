@@ -1,8 +1,8 @@
+import { isDatabaseUnavailable } from '@shortlinks/db';
 import { ERRORS, type ErrorBody, type ErrorCode, type ErrorData } from '@shortlinks/contract';
 import { TRPCError } from '@trpc/server';
 import { type TRPC_ERROR_CODE_KEY, TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import { ZodError } from 'zod';
-import { isDatabaseUnavailable } from './database/database-unavailable.ts';
 
 /**
  * A failure the caller can act on, with the spec's stable code and, when a field is at fault, its

@@ -4,10 +4,13 @@ import { announceCallerChange, type Orm } from '@shortlinks/db';
 import { inTransaction, reader, storable } from '../database/database.ts';
 import { AppError } from '../errors.ts';
 import { newId } from '../ids.ts';
+import type { Caller } from './caller.ts';
 import type { CallerCache } from './caller-cache.ts';
 
 /** Recognisable prefix of every secret, so leaked keys can be found by secret scanners. */
 export const API_KEY_PREFIX = 'slk_';
+
+export type { Caller } from './caller.ts';
 
 export interface ApiKeyView {
   id: string;
@@ -16,15 +19,6 @@ export interface ApiKeyView {
   prefix: string;
   created_at: number;
   revoked_at?: number;
-}
-
-export interface Caller {
-  accountId: string;
-  keyId: string;
-  /** The account's plan, which sets the key's rate limit unless the operator set the account's own. */
-  plan: Plan;
-  /** The account's own API rate limit (requests per minute per key; 0: none), or null to follow the plan. */
-  rateLimit: number | null;
 }
 
 /** Characters of the secret stored in clear (`slk_` + 8): enough to find the key, far too few to guess the rest. */

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { Caller } from './api-key-service.ts';
+import type { Caller } from './caller.ts';
 
 /**
  * How long a caller found in PostgreSQL may be answered from memory, counted from the moment the

@@ -1,9 +1,9 @@
 import Bowser from 'bowser';
 import { isbot } from 'isbot';
-import { boundedText, CLICK_VALUE_LIMITS } from './click-values.ts';
+import { type AgentClass, boundedText, CLICK_VALUE_LIMITS } from './click-values.ts';
 
 /** How a visit is classified; `bot` visits are neither counted nor recorded. */
-export type AgentClass = 'bot' | 'desktop' | 'mobile' | 'tablet' | 'unknown';
+export type { AgentClass } from './click-values.ts';
 
 /** What the statistics keep of a User-Agent: its class (the device type), browser and OS names. */
 export interface VisitorAgent {

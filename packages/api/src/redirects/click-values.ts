@@ -1,5 +1,3 @@
-import type { AgentClass } from './agent-class.ts';
-
 /**
  * The most characters a click keeps of each value a visitor chooses (docs/security.md, "Click
  * counting"). These values are part of the statistics tables' primary keys, and PostgreSQL
@@ -12,6 +10,9 @@ export const CLICK_VALUE_LIMITS = {
   browser: 64,
   os: 64,
 } as const;
+
+/** What kind of device a visit came from, as the `device` dimension holds it. */
+export type AgentClass = 'bot' | 'desktop' | 'mobile' | 'tablet' | 'unknown';
 
 /** What the `device` dimension may hold. */
 const DEVICES: ReadonlySet<string> = new Set<AgentClass>(['desktop', 'mobile', 'tablet', 'unknown', 'bot']);

@@ -1,6 +1,6 @@
 import type { Orm } from '@shortlinks/db';
+import { isDatabaseUnavailable } from '@shortlinks/db';
 import { reader } from '../database/database.ts';
-import { isDatabaseUnavailable } from '../database/database-unavailable.ts';
 import { NO_LINK, RedirectCache, type RedirectTarget } from './redirect-cache.ts';
 
 /**
