@@ -1,5 +1,5 @@
-import { isDatabaseUnavailable } from '@shortlinks/db';
 import { ERRORS, type ErrorBody, type ErrorCode, type ErrorData } from '@shortlinks/contract';
+import { isDatabaseUnavailable } from '@shortlinks/db';
 import { TRPCError } from '@trpc/server';
 import { type TRPC_ERROR_CODE_KEY, TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import { ZodError } from 'zod';
