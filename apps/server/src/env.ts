@@ -8,7 +8,7 @@ import {
   DEFAULT_STALE_IF_ERROR_MS,
 } from '@shortlinks/api/redirects';
 import { BULK_URL_CHECK_ROUNDS } from '@shortlinks/api/services';
-import type { Plan } from '@shortlinks/contract';
+import { DEFAULT_IMPORT_MAX_BYTES, type Plan } from '@shortlinks/contract';
 import { DEFAULT_QUERY_TIMEOUT_MS } from '@shortlinks/db';
 import { z } from 'zod';
 import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from './connection-limits.ts';
@@ -119,6 +119,13 @@ const EnvSchema = z.object({
     .min(1, 'must be a whole number of seconds from 1 to 3600')
     .max(3_600, 'must be a whole number of seconds from 1 to 3600')
     .default(DEFAULT_EXPORT_LIMITS.slowMs / 1000),
+  /** The largest import file POST /links/import takes, in bytes; larger is 413 (docs/import-export.md). */
+  IMPORT_MAX_BYTES: z.coerce
+    .number()
+    .int('must be a whole number of bytes from 1024 to 268435456 (256 MiB)')
+    .min(1024, 'must be a whole number of bytes from 1024 to 268435456 (256 MiB)')
+    .max(256 * 1024 * 1024, 'must be a whole number of bytes from 1024 to 268435456 (256 MiB)')
+    .default(DEFAULT_IMPORT_MAX_BYTES),
 });
 
 /** The validated settings of a server process. */
@@ -149,6 +156,8 @@ export interface Config {
   redisUrl: string | undefined;
   connectionLimits: Pick<ConnectionLimits, 'requestMs' | 'idleMs' | 'maxConnections'>;
   exportLimits: ExportLimits;
+  /** The largest import file the API takes, in bytes. */
+  importMaxBytes: number;
 }
 
 /** Every environment problem, one line each; empty when the environment is valid. */
@@ -222,6 +231,7 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): { confi
         slowBytes: value.EXPORT_SLOW_READER_KIB * 1024,
         slowMs: value.EXPORT_SLOW_READER_SECONDS * 1000,
       },
+      importMaxBytes: value.IMPORT_MAX_BYTES,
     },
   };
 }

@@ -52,6 +52,7 @@ const services = createServices({
     log: (message) => warn(message),
   },
   redirectStaleIfErrorMs: config.redirectStaleIfErrorMs,
+  importMaxBytes: config.importMaxBytes,
 });
 reportDashboardBuild(await dashboard);
 const baseUrl = `http://${config.host.includes(':') ? `[${config.host}]` : config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`;

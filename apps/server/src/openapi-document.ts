@@ -8,8 +8,10 @@ import {
   EXPORT_FORMATS,
   EXPORT_MEDIA_TYPES,
   errorExample,
+  LIMITS,
 } from '@shortlinks/contract';
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
+import { addFileOperation } from './openapi-file-operations.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: a generated schema, read where it is known to be
 type Json = any;
@@ -62,6 +64,7 @@ export function buildOpenApiDocument(router: AppRouter, baseUrl: string): OpenAP
   });
 
   for (const [, meta] of everyProcedureMeta()) if (meta.streamed) addStreamedOperation(document, meta);
+  for (const [, meta] of everyProcedureMeta()) if (meta.file) addFileOperation(document, meta);
 
   for (const [name, meta] of everyProcedureMeta()) {
     const operation = (document.paths?.[meta.openapi.path] as Record<string, Operation> | undefined)?.[meta.openapi.method.toLowerCase()];
@@ -87,7 +90,9 @@ export function buildOpenApiDocument(router: AppRouter, baseUrl: string): OpenAP
     }
     const hasBody = meta.openapi.method === 'POST' || meta.openapi.method === 'PATCH';
     const codes: ErrorCode[] = [
-      ...(hasBody ? (['INVALID_JSON', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'] as const) : []),
+      // A file as the body (the import) is never parsed as JSON.
+      ...(hasBody && !meta.file ? (['INVALID_JSON'] as const) : []),
+      ...(hasBody ? (['PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'] as const) : []),
       'UNAUTHORIZED',
       ...meta.errors,
       'RATE_LIMITED',
@@ -170,6 +175,20 @@ function addStreamedOperation(document: OpenAPIObject, meta: Meta): void {
             'running it as a formula; `pnpm shortlinks import` reads the file back to the exact values. `raw`: every value as it is, ' +
             'for programs. No effect on `jsonl`, which is always raw. Anything else is 422 VALIDATION_ERROR with `field: "csv_formulas"`.',
           schema: { type: 'string', enum: [...CSV_FORMULAS], default: 'guarded' },
+        },
+        {
+          name: 'search',
+          in: 'query',
+          required: false,
+          description: 'Only the links GET /links finds with this search (title, destination_url, slug or external_id, ignoring case).',
+          schema: { type: 'string', maxLength: LIMITS.searchChars },
+        },
+        {
+          name: 'tag_ids',
+          in: 'query',
+          required: false,
+          description: 'Only links carrying any of these tags: comma-separated tag ids, at most 20 (with search: links matching both).',
+          schema: { type: 'string', example: 'tag_4hG7Qx2LpZ,tag_9sKd02LmQa' },
         },
       ],
       responses: {

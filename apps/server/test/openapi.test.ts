@@ -20,7 +20,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** Every operation of the spec's "Endpoints" table, the statistics endpoints (docs/statistics.md) and the export (docs/import-export.md). */
+/** Every operation of the spec's "Endpoints" table, the statistics endpoints (docs/statistics.md), the export and the import (docs/import-export.md). */
 const SPEC_OPERATIONS = [
   ['post', '/links'],
   ['get', '/links'],
@@ -36,6 +36,7 @@ const SPEC_OPERATIONS = [
   ['get', '/tags/{id}/stats'],
   ['get', '/stats'],
   ['get', '/links/export'],
+  ['post', '/links/import'],
 ] as const;
 
 /** The bulk calls (issue #14). */

@@ -9,6 +9,7 @@ import { DenylistService } from './destinations/reputation/denylist-service.ts';
 import { ReputationChain, type UrlReputation } from './destinations/reputation/reputation-chain.ts';
 import { LinkExportService } from './links/export/link-export.ts';
 import { LinkImportService } from './links/import/link-import.ts';
+import { SentFileImportService } from './links/import/sent-file-import.ts';
 import { LinkBulkService } from './links/link-bulk-service.ts';
 import { LinkReadCache } from './links/link-read-cache.ts';
 import { LinkService } from './links/link-service.ts';
@@ -49,6 +50,8 @@ export interface ServiceOptions {
   linkReadCacheMs?: number;
   /** How long a link seen before the database became unreachable keeps redirecting (REDIRECT_STALE_IF_ERROR_SECONDS). */
   redirectStaleIfErrorMs?: number;
+  /** The largest import file the API takes, in bytes (IMPORT_MAX_BYTES). */
+  importMaxBytes?: number;
 }
 
 /** Every domain service, built once per process. */
@@ -59,6 +62,8 @@ export interface Services {
   linksBulk: LinkBulkService;
   linkExport: LinkExportService;
   linkImport: LinkImportService;
+  /** Import files sent to the API (POST /links/import), applied by `linkImport`. */
+  sentFileImport: SentFileImportService;
   tags: TagService;
   stats: StatsService;
   redirects: RedirectService;
@@ -78,6 +83,7 @@ export function createServices({
   callerCacheMs,
   linkReadCacheMs,
   redirectStaleIfErrorMs,
+  importMaxBytes,
 }: ServiceOptions): Services {
   const origin = shortDomain.replace(/\/+$/, '');
   const denylist = new DenylistService(orm);
@@ -93,13 +99,15 @@ export function createServices({
   const linkChanged = (slug: string) => coherence.linkChanged(slug);
   const callerChanged = (accountId: string) => coherence.callerChanged(accountId);
   const links = new LinkService(orm, destinations, origin, linkChanged, caches.linkReads);
+  const linkImport = new LinkImportService(links, destinations);
   return {
     accounts: new AccountService(orm, callerChanged),
     apiKeys: new ApiKeyService(orm, caches.callers, callerChanged),
     links,
     linksBulk: new LinkBulkService(orm, links, destinations),
     linkExport: new LinkExportService(orm, origin),
-    linkImport: new LinkImportService(links, destinations),
+    linkImport,
+    sentFileImport: new SentFileImportService(linkImport, importMaxBytes),
     tags: new TagService(orm),
     stats: new StatsService(orm, origin),
     redirects: new RedirectService(orm, {

@@ -7,6 +7,8 @@ import type {
   BulkUpdateResult,
   ExportQuery,
   GroupStats,
+  ImportInput,
+  ImportReport,
   Link,
   LinkBulkCreate,
   LinkBulkDelete,
@@ -61,6 +63,13 @@ export interface ShortlinksClient {
      * to write out as they come: `csv` (the default) or `jsonl`. Streamed, so memory stays flat.
      */
     export(query?: ExportQuery): Promise<AsyncIterable<string>>;
+    /**
+     * Imports a file's links (docs/import-export.md): `dry_run: true` checks every row and writes
+     * nothing. Resolves with the report, refused rows included; rejects only when the file as a
+     * whole cannot be read (`UNKNOWN_FORMAT`, `MALFORMED_FILE`) or is over the server's cap
+     * (`PAYLOAD_TOO_LARGE`).
+     */
+    import(input: ImportInput): Promise<ImportReport>;
   };
   tags: {
     create(input: TagInput): Promise<Tag>;
@@ -123,6 +132,7 @@ export function createClient({ baseUrl, apiKey, fetch }: ClientOptions): Shortli
       bulkUpdate: (input) => call(() => trpc.links.bulkUpdate.mutate(input)),
       bulkDelete: (input) => call(() => trpc.links.bulkDelete.mutate(input)),
       export: (query = {}) => call(async () => streamed(await trpc.links.export.query(query))),
+      import: (input) => call(() => trpc.links.import.mutate(input)),
     },
     tags: {
       create: (input) => call(() => trpc.tags.create.mutate(input)),

@@ -9,6 +9,8 @@ import type {
   CreateTagBodySchema,
   ExportLinksQuerySchema,
   GroupStatsSchema,
+  ImportLinksInputSchema,
+  ImportReportSchema,
   LinkPageSchema,
   LinkSchema,
   LinkStatsSchema,
@@ -48,6 +50,13 @@ export type TagUpdate = TagChanges & { id: string };
 export type StatsQuery = z.input<typeof StatsQuerySchema>;
 /** `links.export`: the file format, `csv` (the default) or `jsonl`. */
 export type ExportQuery = z.input<typeof ExportLinksQuerySchema>;
+/**
+ * `links.import`: an import file's text (any format `pnpm shortlinks import` reads, detected unless
+ * `format` names one), what to do with rows naming existing links, and whether to write nothing.
+ */
+export type ImportInput = z.input<typeof ImportLinksInputSchema>;
+/** What an import did (or, in a dry run, would do): the counts, and the rows applied and refused. */
+export type ImportReport = z.output<typeof ImportReportSchema>;
 /** One line of a `jsonl` export, parsed (docs/import-export.md). */
 export type { ExportedLink } from '@shortlinks/contract';
 

@@ -73,6 +73,21 @@ export const ERRORS = {
     message: 'The slug is not valid',
     example: { message: '"docs" is a reserved word and cannot be used as a slug', field: 'slug' },
   },
+  /** An import file (POST /links/import) whose format cannot be told: name one with `format`. */
+  UNKNOWN_FORMAT: {
+    status: 422,
+    message: 'The format of the file cannot be told; name it with format',
+    example: {
+      message: 'cannot tell the format of the file from its first line; the formats an import reads are shortlinks-csv, …',
+      field: 'format',
+    },
+  },
+  /** An import file that cannot be read as a whole: not UTF-8, broken quoting or JSON, a record past 256 KiB. */
+  MALFORMED_FILE: {
+    status: 422,
+    message: 'The file cannot be read',
+    example: { message: 'line 3 runs past 256 KiB, which no link does', field: 'file' },
+  },
   VALIDATION_ERROR: {
     status: 422,
     message: 'The request is not valid',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ListLinksQuerySchema } from './link.ts';
 
 /** The file formats of GET /links/export (docs/import-export.md): `?format=`. */
 export const EXPORT_FORMATS = ['csv', 'jsonl'] as const;
@@ -30,8 +31,12 @@ export const EXPORT_MEDIA_TYPES: Record<(typeof EXPORT_FORMATS)[number], string>
   jsonl: 'application/jsonl; charset=utf-8',
 };
 
-/** Query of GET /links/export. */
+/**
+ * Query of GET /links/export: the file, and which links, by the list's own filters (a search and
+ * tags, as GET /links reads them), so the dashboard exports what its list shows.
+ */
 export const ExportLinksQuerySchema = z.strictObject({
+  ...ListLinksQuerySchema.pick({ tag_ids: true, search: true }).shape,
   format: z
     .enum(EXPORT_FORMATS, { error: `format must be one of ${EXPORT_FORMATS.join(', ')}` })
     .default('csv')

@@ -20,7 +20,7 @@ export type FailureAnswer = (request: FastifyRequest, reply: FastifyReply, error
  * Input is read as trpc-to-openapi reads it (rest-input.ts), so both agree on what a request means.
  */
 export function registerProcedureRoutes(app: FastifyInstance, services: Services, prefix: string, answerFailure: FailureAnswer) {
-  const large = new Map(largeBodies().map((body) => [body.procedure, body]));
+  const large = new Map(largeBodies(services.sentFileImport.maxBytes).map((body) => [body.procedure, body]));
   for (const [path, meta] of everyProcedureMeta()) {
     if (meta.openapi.enabled === false && !meta.streamed) continue;
     const readInput = restInputOf(path, meta);

@@ -3,6 +3,7 @@ import type { Services } from '@shortlinks/api/services';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { nestsTooDeep, tooDeep } from '../json-depth.ts';
 import { fromFastifyError } from './error-body.ts';
+import { restFileRoutes } from './rest-files.ts';
 import { answerRestFailure, registerProcedureRoutes } from './rest-routes.ts';
 
 export const REST_PREFIX = '/api/v1';
@@ -52,10 +53,8 @@ export async function restPlugin(app: FastifyInstance, { services }: { services:
     return reply.code(failure.status).headers(failure.headers).type('application/json').send(failure.toBody());
   });
 
-  registerProcedureRoutes(
-    app,
-    services,
-    REST_PREFIX,
-    answerRestFailure((error) => app.log.error({ err: error }, 'procedure failed')),
-  );
+  const answerFailure = answerRestFailure((error) => app.log.error({ err: error }, 'procedure failed'));
+  registerProcedureRoutes(app, services, REST_PREFIX, answerFailure);
+  // A file as the body (POST /links/import): parsed its own way, in a scope of its own.
+  await app.register(restFileRoutes, { services, restPrefix: REST_PREFIX, answerFailure });
 }

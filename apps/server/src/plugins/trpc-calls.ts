@@ -23,7 +23,7 @@ export interface SingleCallOptions {
  * body or an `input` that is not JSON, another content type), is handed to tRPC's adapter as is.
  */
 export function registerSingleCalls(scope: FastifyInstance, { services, prefix, delegate, onError }: SingleCallOptions): void {
-  const large = new Map(largeBodies().map((body) => [body.procedure, body]));
+  const large = new Map(largeBodies(services.sentFileImport.maxBytes).map((body) => [body.procedure, body]));
   for (const [path, meta] of everyProcedureMeta()) {
     const type = procedureType(path);
     // A streamed answer is tRPC's own (httpBatchStreamLink).

@@ -88,5 +88,8 @@ export async function trpcPlugin(app: FastifyInstance, { services }: { services:
   });
 }
 
-/** Whether a call's weight depends on its input (a bulk call's items): only then is its body parsed before tRPC does. */
-const weighedByInput = (path: string) => procedureMeta(path)?.items !== undefined;
+/** Whether a call's weight depends on its input (a bulk call's items, an import's file): only then is its body parsed before tRPC does. */
+const weighedByInput = (path: string) => {
+  const meta = procedureMeta(path);
+  return meta?.items !== undefined || meta?.file !== undefined;
+};

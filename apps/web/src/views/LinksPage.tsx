@@ -3,13 +3,16 @@ import { LinksView, useShortlinks } from '@shortlinks/ui';
 import { useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import type { AccountState } from '../account.ts';
+import { ExportPanel } from '../import-export/ExportPanel.tsx';
+import { ImportPanel } from '../import-export/ImportPanel.tsx';
+import { type Transfer, TransferButtons } from '../import-export/TransferButtons.tsx';
 import { NewLinkForm } from '../links/NewLinkForm.tsx';
 import { BASE, linksAddress, listViewOf, paths } from '../routes.ts';
 import { useDocumentTitle } from '../useDocumentTitle.ts';
 
 /**
  * The home view: every link of the account (search, tag filter, sort, pages, edit, delete, bulk
- * actions), and a new one. What the list shows is in the address (`?search=…&tag=…&sort=…&page=…`),
+ * actions), a new one, and import and export (the export holds what the list shows). What the list shows is in the address (`?search=…&tag=…&sort=…&page=…`),
  * so a reload, Back and a bookmark show the same list.
  */
 export function LinksPage({ account }: { account: AccountState }) {
@@ -19,23 +22,29 @@ export function LinksPage({ account }: { account: AccountState }) {
   const [, navigate] = useLocation();
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<{ link: ShortLink; copied: boolean }>();
+  const [transfer, setTransfer] = useState<Transfer>();
 
   return (
     <>
       <div className="page-head">
         <h1>Links</h1>
-        <button
-          type="button"
-          className="button primary"
-          aria-expanded={creating}
-          onClick={() => {
-            setCreating(!creating);
-            setCreated(undefined);
-          }}
-        >
-          New link
-        </button>
+        <div className="row page-actions">
+          <TransferButtons open={transfer} onOpen={setTransfer} />
+          <button
+            type="button"
+            className="button primary"
+            aria-expanded={creating}
+            onClick={() => {
+              setCreating(!creating);
+              setCreated(undefined);
+            }}
+          >
+            New link
+          </button>
+        </div>
       </div>
+      {transfer === 'import' ? <ImportPanel onImported={account.changed} onClose={() => setTransfer(undefined)} /> : null}
+      {transfer === 'export' ? <ExportPanel view={view} tags={account.tags ?? []} onClose={() => setTransfer(undefined)} /> : null}
       {creating ? (
         <NewLinkForm
           tags={account.tags ?? []}

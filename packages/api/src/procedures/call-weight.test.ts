@@ -32,6 +32,15 @@ describe('what a call spends of its rate limit', () => {
     expect(callWeight({ path: 'links.bulkCreate', input: null })).toBe(1);
   });
 
+  test('an import spends 1 + ceil(file bytes / 256 KiB): 1 for an empty file, 41 for 10 MiB', () => {
+    expect(callWeight({ path: 'links.import', input: { file: '' } })).toBe(1);
+    expect(callWeight({ path: 'links.import', input: { file: 'slug,destination_url\n' } })).toBe(2);
+    expect(callWeight({ path: 'links.import', input: { file: 'x'.repeat(256 * 1024) } })).toBe(2);
+    expect(callWeight({ path: 'links.import', input: { file: 'é'.repeat(128 * 1024 + 1) } })).toBe(3);
+    expect(callWeight({ path: 'links.import', input: { file: 'x'.repeat(10 * 1024 * 1024) } })).toBe(41);
+    expect(callWeight({ path: 'links.import', input: { file: 42 } })).toBe(1);
+  });
+
   test('a request weighs what its calls weigh together', () => {
     expect(requestWeight([])).toBe(0);
     expect(requestWeight(Array.from({ length: 10 }, () => ({ path: 'links.bulkCreate', input: { links: links(100) } })))).toBe(110);

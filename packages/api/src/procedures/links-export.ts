@@ -16,9 +16,9 @@ export const linksExportRouter = {
       method: 'GET',
       path: '/links/export',
       tags: ['Links'],
-      summary: 'Export every live link as CSV or JSON Lines, streamed',
+      summary: 'Export every live link (or those a search and tags find) as CSV or JSON Lines, streamed',
       description:
-        'All live links of the account, oldest first, with their tags (by name), destination (UTM merged), external id, ' +
+        'All live links of the account, or those `search` and `tag_ids` find as GET /links finds them, oldest first, with their tags (by name), destination (UTM merged), external id, ' +
         "comments, expiry, fallback, click count and creation time. A CSV cell a spreadsheet would run as a formula starts with `'` " +
         'unless `csv_formulas=raw`. The format is described in docs/import-export.md.',
       protect: true,
@@ -29,5 +29,5 @@ export const linksExportRouter = {
     streamed: true,
   })
     .input(ExportLinksQuerySchema)
-    .query(({ ctx, input }) => ctx.services.linkExport.file(ctx.accountId, exportFormatOf(input), SERVED_EXPORT_PAGE_SIZE)),
+    .query(({ ctx, input }) => ctx.services.linkExport.file(ctx.accountId, exportFormatOf(input), SERVED_EXPORT_PAGE_SIZE, input)),
 } satisfies TRPCRouterRecord;

@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { CREATE_ERRORS, DELETE_ERRORS, UPDATE_ERRORS } from './link-errors.ts';
 import { linksBulkRouter } from './links-bulk.ts';
 import { linksExportRouter } from './links-export.ts';
+import { linksImportRouter } from './links-import.ts';
 import { pathParam } from './path-param.ts';
 import { authedProcedure } from './trpc.ts';
 
@@ -90,4 +91,5 @@ export const linksRouter = {
     .mutation(({ ctx, input }) => ctx.services.links.upsert(ctx.accountId, input)),
 
   ...linksExportRouter,
+  ...linksImportRouter,
 } satisfies TRPCRouterRecord;

@@ -46,6 +46,12 @@ export interface Meta extends OpenApiMeta {
    */
   items?: 'links' | 'ids';
   /**
+   * The input's field holding a file's text (an import): REST takes the file as the raw body into
+   * it, both transports take a body as large as the server's import cap (and no larger), and the
+   * call spends its key's rate limit by the file's size (call-weight.ts).
+   */
+  file?: 'file';
+  /**
    * The result is a file streamed in chunks of text (an async iterable), which REST answers as
    * the file itself: trpc-to-openapi cannot, so its mapping is disabled and the server serves it.
    */

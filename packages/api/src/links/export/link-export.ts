@@ -1,7 +1,8 @@
-import type { ExportedLink, ExportFormat } from '@shortlinks/contract';
+import type { ExportedLink, ExportFormat, ListLinksQuery } from '@shortlinks/contract';
 import type { Orm } from '@shortlinks/db';
 import { sql } from 'kysely';
 import { reader } from '../../database/database.ts';
+import { matchingLinks } from '../link-list-query.ts';
 import { LINK_COLUMNS, sortedTags, tagsColumn } from '../link-reads.ts';
 import { fileLine, fileStart } from './export-format.ts';
 
@@ -23,6 +24,9 @@ export const SERVED_EXPORT_PAGE_SIZE = 100;
  */
 export const EXPORT_CHUNK_CHARS = 16 * 1024;
 
+/** Which links an export holds: those a search and tags find, as GET /links finds them; none given, every live link. */
+export type ExportFilter = Pick<ListLinksQuery, 'tag_ids' | 'search'>;
+
 /**
  * GET /links/export and `pnpm shortlinks export`: every live link of an account, oldest first,
  * read in keyset pages by (created_at, id) so that memory stays flat however many links there are
@@ -37,20 +41,17 @@ export class LinkExportService {
     this.#shortDomain = shortDomain;
   }
 
-  /** The account's live links, one page at a time. */
-  async *pages(accountId: string, pageSize = EXPORT_PAGE_SIZE): AsyncGenerator<ExportedLink[]> {
+  /** The account's live links (those the filter matches, as the list matches them), one page at a time. */
+  async *pages(accountId: string, pageSize = EXPORT_PAGE_SIZE, filter: ExportFilter = {}): AsyncGenerator<ExportedLink[]> {
     const db = reader(this.#orm);
     // The cursor's time is PostgreSQL's own text of it: a JS Date would drop the microseconds,
     // and the page after would start again inside the same millisecond.
     let after: { at: string; id: string } | undefined;
     for (;;) {
-      let query = db
-        .selectFrom('link')
+      let query = matchingLinks(db, accountId, filter)
         .select(LINK_COLUMNS)
         .select(tagsColumn)
-        .select(sql<string>`link.created_at::text`.as('cursor_at'))
-        .where('link.account_id', '=', accountId)
-        .where('link.deleted_at', 'is', null);
+        .select(sql<string>`link.created_at::text`.as('cursor_at'));
       if (after) {
         const { at, id } = after;
         query = query.where(sql<boolean>`(link.created_at, link.id) > (${at}::timestamptz, ${id})`);
@@ -81,9 +82,9 @@ export class LinkExportService {
    * The export file, in chunks of about {@link EXPORT_CHUNK_CHARS}, starting with the CSV header.
    * The next page is read only once the last chunk of this one was taken.
    */
-  async *file(accountId: string, format: ExportFormat, pageSize = EXPORT_PAGE_SIZE): AsyncGenerator<string> {
+  async *file(accountId: string, format: ExportFormat, pageSize = EXPORT_PAGE_SIZE, filter: ExportFilter = {}): AsyncGenerator<string> {
     let chunk = fileStart(format);
-    for await (const page of this.pages(accountId, pageSize)) {
+    for await (const page of this.pages(accountId, pageSize, filter)) {
       for (const link of page) {
         chunk += fileLine(format, link);
         if (chunk.length < EXPORT_CHUNK_CHARS) continue;

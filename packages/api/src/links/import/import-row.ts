@@ -29,17 +29,5 @@ export interface RowProblem {
 /** One row of the file: the link it holds, or why it holds none. `row` is how a person finds it in the file. */
 export type ImportRow = { row: number; link: ImportedLink } | { row: number; problem: RowProblem };
 
-/** The formats an import reads; detected from the file itself unless the operator names one. */
-export const IMPORT_FORMATS = [
-  'shortlinks-csv',
-  'shortlinks-jsonl',
-  'shlink-csv',
-  'shlink-import-csv',
-  'bitly-json',
-  'bitly-csv',
-  'kutt-json',
-  'yourls-json',
-  'yourls-csv',
-] as const;
-
-export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+// The formats are the contract's: the API's `format` takes them too.
+export { IMPORT_FORMATS, type ImportFormat } from '@shortlinks/contract';

@@ -1,18 +1,17 @@
+import type { ConflictMode, ImportOutcome } from '@shortlinks/contract';
 import { SharedUrlChecks } from '../../destinations/bulk-url-checks.ts';
 import type { DestinationChecker } from '../../destinations/destination-checker.ts';
 import { toAppError } from '../../errors.ts';
-import { changesNothing, type LinkChange, type NewLink } from '../link-changes.ts';
+import { changesNothing, type LinkChange, type NewLink, type TaggedLink } from '../link-changes.ts';
 import type { LinkService } from '../link-service.ts';
 import type { LinkWrites } from '../link-writes.ts';
 import { type CheckedLink, checkImportedLink, titleFromDestination } from './import-checks.ts';
 import { conflictCode, conflictRefusal, NamedLinks, named, namesOf, type RowRefusal } from './import-conflicts.ts';
 import type { ImportRow } from './import-row.ts';
 
+// The modes are the contract's: the API's `on_conflict` takes them too.
+export { CONFLICT_MODES, type ConflictMode } from '@shortlinks/contract';
 export type { RowRefusal } from './import-conflicts.ts';
-
-/** What an import does with a row whose slug or external id already names a live link of the account. */
-export const CONFLICT_MODES = ['skip', 'update', 'fail'] as const;
-export type ConflictMode = (typeof CONFLICT_MODES)[number];
 
 export interface ImportOptions {
   /** `skip` (the default) leaves the existing link; `update` applies the row; `fail` stops and changes nothing. */
@@ -23,6 +22,8 @@ export interface ImportOptions {
   batchSize?: number;
   /** Hears of each refused row as it is refused. */
   onRefused?: (refusal: RowRefusal) => void;
+  /** Hears of each row applied (or, in a dry run, that would be), with the link it made or matched. */
+  onApplied?: (applied: AppliedRow) => void;
   /** Hears of the counts after each batch. */
   onProgress?: (counts: ImportCounts) => void;
 }
@@ -36,6 +37,16 @@ export interface ImportCounts {
   /** Rows that matched a live link left as it was (`skip`). */
   skipped: number;
   refused: number;
+}
+
+/** A row applied: what became of it, and the slug and destination of the link it made or matched. */
+export interface AppliedRow {
+  row: number;
+  outcome: ImportOutcome;
+  slug: string;
+  destination_url: string;
+  /** Whether the slug was drawn at random for this row (a dry run's is not the one the import will draw). */
+  randomSlug: boolean;
 }
 
 export interface ImportResult extends ImportCounts {
@@ -57,6 +68,8 @@ interface ImportRun {
   mode: ConflictMode;
   counts: ImportCounts;
   refuse: (refusal: RowRefusal) => void;
+  /** Counts a row applied, and tells `onApplied`. */
+  applied: (row: number, outcome: ImportOutcome, link: TaggedLink, randomSlug?: boolean) => void;
   /** Under `fail`: the conflict that stopped it. */
   stoppedAt: RowRefusal | undefined;
   /** The links this run created or updated, by id, with the row that did: a later row naming one by slug or external id is checked against it. */
@@ -94,7 +107,11 @@ export class LinkImportService {
       counts.refused++;
       options.onRefused?.(refusal);
     };
-    const run: ImportRun = { mode, counts, refuse, stoppedAt: undefined, imported: new Map() };
+    const applied = (row: number, outcome: ImportOutcome, link: TaggedLink, randomSlug = false) => {
+      counts[outcome]++;
+      options.onApplied?.({ row, outcome, slug: link.slug, destination_url: link.destination_url, randomSlug });
+    };
+    const run: ImportRun = { mode, counts, refuse, applied, stoppedAt: undefined, imported: new Map() };
 
     if (dryRun || mode === 'fail') {
       try {
@@ -167,7 +184,7 @@ export class LinkImportService {
           // twice is nothing new; two different ones cannot both be kept (other tools keep a slug
           // per domain, which an import leaves out), so the later is refused, not quietly dropped.
           if (changesNothing(existing, changeOf(link), now)) {
-            run.counts[run.mode === 'update' ? 'unchanged' : 'skipped']++;
+            run.applied(row, run.mode === 'update' ? 'unchanged' : 'skipped', existing);
             continue;
           }
           const taken = conflictRefusal(row, conflictCode(existing, link), link, earlierRow);
@@ -185,25 +202,25 @@ export class LinkImportService {
           return;
         }
         if (existing && run.mode === 'skip') {
-          run.counts.skipped++;
+          run.applied(row, 'skipped', existing);
           continue;
         }
         if (existing) {
           const change = changeOf(link);
           if (changesNothing(existing, change, now)) {
-            run.counts.unchanged++;
+            run.applied(row, 'unchanged', existing);
             continue;
           }
           const updated = await writes.update(existing, change, now);
           links.updated(existing, updated);
           run.imported.set(updated.id, row);
-          run.counts.updated++;
+          run.applied(row, 'updated', updated);
           continue;
         }
         const created = await writes.create(newLinkOf(link), now);
         links.created(created);
         run.imported.set(created.id, row);
-        run.counts.created++;
+        run.applied(row, 'created', created, link.slug === undefined);
       } catch (error) {
         run.refuse(refusalOf(row, error));
       }
