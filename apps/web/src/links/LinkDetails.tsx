@@ -1,6 +1,5 @@
 import type { Link } from '@shortlinks/client';
-import { expiryOf, shortUrlText, TagChip, useShortlinks, whenText } from '@shortlinks/ui';
-import { useState } from 'react';
+import { expiryOf, ShortUrlCopy, TagChip, whenText } from '@shortlinks/ui';
 
 /**
  * What a link is, on its page: the short URL (with Copy), where it leads, its tags, when it was
@@ -8,24 +7,12 @@ import { useState } from 'react';
  * comments.
  */
 export function LinkDetails({ link, now = Date.now }: { link: Link; now?: () => number }) {
-  const { copyText } = useShortlinks();
-  const [copied, setCopied] = useState(false);
   const expiry = expiryOf(link, now());
   return (
     <dl className="link-details" data-testid="link-details">
       <dt>Short link</dt>
       <dd className="link-details-short">
-        <a className="link-short" href={link.short_url} target="_blank" rel="noreferrer">
-          {shortUrlText(link.short_url)}
-        </a>
-        <button
-          type="button"
-          className="button tiny"
-          aria-label={`Copy ${link.short_url}`}
-          onClick={async () => setCopied(await copyText(link.short_url))}
-        >
-          {copied ? 'Copied' : 'Copy'}
-        </button>
+        <ShortUrlCopy shortUrl={link.short_url} />
       </dd>
       <dt>Destination</dt>
       <dd>

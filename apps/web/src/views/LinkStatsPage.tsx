@@ -1,4 +1,4 @@
-import { Confirmation, countOf, ErrorBanner, LinkForm, useShortlinks } from '@shortlinks/ui';
+import { DeleteLinkQuestion, ErrorBanner, LinkForm, useShortlinks } from '@shortlinks/ui';
 import { LinkAnalytics } from '@shortlinks/ui/analytics';
 import { formErrorOf } from '@shortlinks/ui/errors';
 import { QrCode } from '@shortlinks/ui/qr-code';
@@ -81,12 +81,7 @@ export function LinkStatsPage({ id, account }: { id: string; account?: AccountSt
               </button>
             </div>
           </div>
-          {confirming ? (
-            <Confirmation confirmLabel="Delete link" onConfirm={remove} onCancel={() => setConfirming(false)}>
-              Delete {link.short_url}? It stops working at once, and this cannot be undone.
-              {link.click_count > 0 ? ` Its ${countOf(link.click_count, 'click')} stay in the account’s overview.` : ''}
-            </Confirmation>
-          ) : null}
+          {confirming ? <DeleteLinkQuestion link={link} onConfirm={remove} onCancel={() => setConfirming(false)} /> : null}
           {error ? <ErrorBanner message={error} /> : null}
           {said ? (
             <div className="banner ok" role="status">

@@ -2,14 +2,15 @@
 import type { Link } from '@shortlinks/client';
 import type { TagSummary } from '@shortlinks/contract';
 import { useState } from 'react';
-import { Confirmation } from '../Confirmation.tsx';
 import { countOf, formatCount } from '../counts.ts';
 import { ErrorBanner } from '../ErrorBanner.tsx';
 import { useShortlinks } from '../ShortlinksProvider.tsx';
 import { TagChip } from '../tags/TagChip.tsx';
+import { DeleteLinkQuestion } from './DeleteLinkQuestion.tsx';
 import { formErrorOf } from './field-errors.ts';
 import { LinkForm } from './LinkForm.tsx';
-import { expiryOf, shortUrlText, whenText } from './link-dates.ts';
+import { expiryOf, whenText } from './link-dates.ts';
+import { ShortUrlCopy } from './ShortUrlCopy.tsx';
 
 /**
  * One link of the list in two lines: its title, tags and expiry; its short URL (a link, with Copy)
@@ -39,10 +40,9 @@ export function LinkRow({
   /** The clock that decides whether the link has expired (tests give their own). */
   now?: () => number;
 }) {
-  const { client, copyText, messages } = useShortlinks();
+  const { client, messages } = useShortlinks();
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
-  const [copied, setCopied] = useState(false);
   const [error, setError] = useState<string>();
   const expiry = expiryOf(link, now());
 
@@ -92,17 +92,7 @@ export function LinkRow({
             )}
           </div>
           <div className="link-line">
-            <a className="link-short" href={link.short_url} target="_blank" rel="noreferrer">
-              {shortUrlText(link.short_url)}
-            </a>
-            <button
-              type="button"
-              className="button tiny"
-              aria-label={`Copy ${link.short_url}`}
-              onClick={async () => setCopied(await copyText(link.short_url))}
-            >
-              {copied ? 'Copied' : 'Copy'}
-            </button>
+            <ShortUrlCopy shortUrl={link.short_url} />
             <span className="muted link-arrow" aria-hidden="true">
               →
             </span>
@@ -139,12 +129,7 @@ export function LinkRow({
           </button>
         </div>
       </div>
-      {confirming ? (
-        <Confirmation confirmLabel="Delete link" onConfirm={remove} onCancel={() => setConfirming(false)}>
-          Delete {link.short_url}? It stops working at once, and this cannot be undone.
-          {link.click_count > 0 ? ` Its ${countOf(link.click_count, 'click')} stay in the account’s overview.` : ''}
-        </Confirmation>
-      ) : null}
+      {confirming ? <DeleteLinkQuestion link={link} onConfirm={remove} onCancel={() => setConfirming(false)} /> : null}
       {error ? <ErrorBanner message={error} /> : null}
       {editing ? (
         <div className="link-edit">
