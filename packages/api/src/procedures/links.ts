@@ -26,6 +26,7 @@ export const linksRouter = {
   create: authedProcedure({
     openapi: { method: 'POST', path: '/links', tags, summary: 'Create a link', protect: true, successDescription: 'The new link' },
     success: 201,
+    role: 'member',
     errors: CREATE_ERRORS,
   })
     .input(CreateLinkBodySchema)
@@ -41,6 +42,7 @@ export const linksRouter = {
       protect: true,
     },
     success: 200,
+    role: 'viewer',
     errors: ['VALIDATION_ERROR'],
   })
     .input(ListLinksQuerySchema)
@@ -50,6 +52,7 @@ export const linksRouter = {
   get: authedProcedure({
     openapi: { method: 'GET', path: '/links/{id}', tags, summary: 'Get a link by lnk_ id or ext_ external id', protect: true },
     success: 200,
+    role: 'viewer',
     errors: ['LINK_NOT_FOUND'],
   })
     .input(linkRef)
@@ -59,6 +62,7 @@ export const linksRouter = {
   update: authedProcedure({
     openapi: { method: 'PATCH', path: '/links/{id}', tags, summary: 'Update a link (only the fields sent change)', protect: true },
     success: 200,
+    role: 'member',
     errors: UPDATE_ERRORS,
   })
     .input(UpdateLinkBodySchema.extend(linkRef.shape))
@@ -68,6 +72,7 @@ export const linksRouter = {
   delete: authedProcedure({
     openapi: { method: 'DELETE', path: '/links/{id}', tags, summary: 'Delete a link', protect: true, successDescription: 'Deleted' },
     success: 204,
+    role: 'member',
     errors: DELETE_ERRORS,
   })
     .input(linkRef)
@@ -84,6 +89,7 @@ export const linksRouter = {
       protect: true,
     },
     success: 'createdOrFound',
+    role: 'member',
     errors: CREATE_ERRORS,
   })
     .input(CreateLinkBodySchema)

@@ -1,5 +1,6 @@
 import type { Context } from './context.ts';
 import { linksRouter } from './links.ts';
+import { authRouter, membersRouter, workspaceRouter } from './people.ts';
 import { errorShapeOf, proceduresOf } from './router-internals.ts';
 import { statsRouter } from './stats.ts';
 import { tagsRouter } from './tags.ts';
@@ -9,6 +10,9 @@ export const appRouter = router({
   links: linksRouter,
   tags: tagsRouter,
   stats: statsRouter,
+  auth: authRouter,
+  members: membersRouter,
+  workspace: workspaceRouter,
 });
 
 export type AppRouter = typeof appRouter;

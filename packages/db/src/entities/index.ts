@@ -1,18 +1,46 @@
 import type { InferKyselyDB } from '@mikro-orm/postgresql';
 import { Account } from './account.ts';
 import { ApiKey } from './api-key.ts';
+import { AppUser } from './app-user.ts';
 import { Click } from './click.ts';
 import { DenylistEntry } from './denylist-entry.ts';
 import { Link } from './link.ts';
 import { LinkSearch } from './link-search.ts';
 import { LinkTag } from './link-tag.ts';
+import { Membership } from './membership.ts';
+import { PasswordLink } from './password-link.ts';
 import { Tag } from './tag.ts';
+import { UserSession } from './user-session.ts';
 
-export { Account, ApiKey, Click, DenylistEntry, Link, LinkSearch, LinkTag, Tag };
+export { Account, ApiKey, AppUser, Click, DenylistEntry, Link, LinkSearch, LinkTag, Membership, PasswordLink, Tag, UserSession };
 
-export const entities = [Account, ApiKey, Click, DenylistEntry, Link, LinkSearch, LinkTag, Tag];
+export const entities = [
+  Account,
+  ApiKey,
+  AppUser,
+  Click,
+  DenylistEntry,
+  Link,
+  LinkSearch,
+  LinkTag,
+  Membership,
+  PasswordLink,
+  Tag,
+  UserSession,
+];
 
 /** The tables as Kysely sees them, inferred from the entities (property names are column names). */
 export type Database = InferKyselyDB<
-  typeof Account | typeof ApiKey | typeof Click | typeof DenylistEntry | typeof Link | typeof LinkSearch | typeof LinkTag | typeof Tag
+  | typeof Account
+  | typeof ApiKey
+  | typeof AppUser
+  | typeof Click
+  | typeof DenylistEntry
+  | typeof Link
+  | typeof LinkSearch
+  | typeof LinkTag
+  | typeof Membership
+  | typeof PasswordLink
+  | typeof Tag
+  | typeof UserSession
 >;
