@@ -1,4 +1,10 @@
-import { SingleSignOn, type SingleSignOnIdentity, SingleSignOnRefused } from '@shortlinks/api/single-sign-on';
+import {
+  decodePendingSignIn,
+  encodePendingSignIn,
+  SingleSignOn,
+  type SingleSignOnIdentity,
+  SingleSignOnRefused,
+} from '@shortlinks/api/single-sign-on';
 import { startOpenIdProvider, type TestOpenIdProvider } from '@shortlinks/testing/openid-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -37,7 +43,10 @@ describe('single sign-on against a real OpenID provider (email from UserInfo)', 
   });
   const signIn = async (email: string, instance = sso): Promise<SingleSignOnIdentity> => {
     const { authorizationUrl, pending } = await instance.startSignIn();
-    return instance.finishSignIn(await provider.signIn(authorizationUrl, email), pending);
+    // Through the cookie's form, as the server keeps it between the redirect and the callback.
+    const kept = decodePendingSignIn(encodePendingSignIn(pending));
+    expect(kept).toEqual(pending);
+    return instance.finishSignIn(await provider.signIn(authorizationUrl, email), kept!);
   };
 
   beforeAll(async () => {

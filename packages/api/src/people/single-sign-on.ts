@@ -40,6 +40,28 @@ export interface PendingSignIn {
   codeVerifier: string;
 }
 
+/**
+ * How long the pending sign-in's cookie lives: a person signing in at the provider (a password, a
+ * second factor) is done in minutes; a callback after that starts again.
+ */
+export const PENDING_SIGN_IN_MAX_AGE_SECONDS = 600;
+
+/** The three random values base64url-encoded, as openid-client draws them (43 characters each). */
+const RANDOM_VALUE = /^[A-Za-z0-9_-]{43,128}$/;
+
+/** The cookie's value for `pending` (URL-safe, no escaping needed). */
+export function encodePendingSignIn(pending: PendingSignIn): string {
+  return [pending.state, pending.nonce, pending.codeVerifier].join('.');
+}
+
+/** Reads the cookie back; null for anything this module did not write (a missing or altered cookie is a refused sign-in, never a crash). */
+export function decodePendingSignIn(value: string | undefined): PendingSignIn | null {
+  const parts = value?.split('.') ?? [];
+  if (parts.length !== 3 || !parts.every((part) => RANDOM_VALUE.test(part))) return null;
+  const [state, nonce, codeVerifier] = parts as [string, string, string];
+  return { state, nonce, codeVerifier };
+}
+
 /** Who signed in, as the provider vouches for it. Link accounts by `issuer` + `subject`, not by email. */
 export interface SingleSignOnIdentity {
   /** Lower-cased, with a verified, allowed domain. */

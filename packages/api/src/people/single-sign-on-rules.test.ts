@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emailDomainAllowed } from './single-sign-on.ts';
+import { decodePendingSignIn, emailDomainAllowed, encodePendingSignIn } from './single-sign-on.ts';
 
 describe('single sign-on: the allowed email domains', () => {
   const allowed = ['acme.com', 'Example.ORG'];
@@ -40,5 +40,28 @@ describe('single sign-on: the allowed email domains', () => {
     expect(emailDomainAllowed('ada@acme.com', [])).toBe(false);
     expect(emailDomainAllowed('ada@acme.com', [''])).toBe(false);
     expect(emailDomainAllowed('ada@acme.com', ['*'])).toBe(false);
+  });
+});
+
+describe('single sign-on: the pending sign-in cookie', () => {
+  const pending = { state: 'a'.repeat(43), nonce: `${'B'.repeat(42)}_`, codeVerifier: `${'-'.repeat(20)}${'9'.repeat(23)}` };
+
+  it('round-trips, URL-safe', () => {
+    const value = encodePendingSignIn(pending);
+    expect(encodeURIComponent(value)).toBe(value);
+    expect(decodePendingSignIn(value)).toEqual(pending);
+  });
+
+  it('anything else reads as no pending sign-in', () => {
+    for (const value of [
+      undefined,
+      '',
+      'a.b.c',
+      `${encodePendingSignIn(pending)}.x`,
+      encodePendingSignIn(pending).replace('.', ';'),
+      `${'a'.repeat(43)}..${'a'.repeat(43)}`,
+    ]) {
+      expect(decodePendingSignIn(value)).toBeNull();
+    }
   });
 });
