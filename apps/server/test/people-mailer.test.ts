@@ -66,6 +66,33 @@ describe('mailer: invitations through a real SMTP server', () => {
   });
 });
 
+describe('mailer: one recipient only', () => {
+  it('a recipient that is a list or carries a name is refused before anything is sent', async () => {
+    const smtp = await startSmtpServer();
+    const mailer = createMailer({ smtpUrl: smtp.url, from: FROM, timeoutMs: 5_000 });
+    try {
+      for (const to of [
+        'grace@example.test, eve@evil.test',
+        'grace@example.test;eve@evil.test',
+        'Eve <eve@evil.test>',
+        'grace@example.test\r\nBcc: eve@evil.test',
+        '',
+      ]) {
+        const failure = await mailer.send({ to, ...invitation() }).catch((error: unknown) => error);
+        expect(failure, to).toBeInstanceOf(MailDeliveryError);
+        expect((failure as Error).message).toContain('is not one email address');
+      }
+      expect(smtp.received).toHaveLength(0);
+      // An apostrophe is an ordinary character of an address.
+      await mailer.send({ to: "o'brien@example.test", ...invitation() });
+      expect((await smtp.waitForMail(undefined, 5_000)).envelope.to).toEqual(["o'brien@example.test"]);
+    } finally {
+      mailer.close();
+      await smtp.close();
+    }
+  });
+});
+
 describe('mailer: an SMTP server that asks for a sign-in', () => {
   let smtp: TestSmtpServer;
   beforeAll(async () => {

@@ -95,6 +95,9 @@ export interface Mailer {
   close(): void;
 }
 
+/** One bare address: no list separators, display names, comments, quotes or spaces. */
+const SINGLE_ADDRESS = /^[^\s@,;:<>()"[\]\\]+@[^\s@,;:<>()"[\]\\]+$/;
+
 export function createMailer(settings: MailerSettings): Mailer {
   const smtp = parseSmtpUrl(settings.smtpUrl);
   const transport = createTransport(
@@ -118,6 +121,9 @@ export function createMailer(settings: MailerSettings): Mailer {
 
   return {
     async send(mail) {
+      // nodemailer reads `to` as a list ("a@x, b@y", "Name <a@x>"): a recipient typed by a user must
+      // not be able to add others, so it must be exactly one bare address.
+      if (!SINGLE_ADDRESS.test(mail.to)) throw new MailDeliveryError(`"${mail.to}" is not one email address`);
       try {
         const info = await transport.sendMail({ ...mail, signal: AbortSignal.timeout(settings.timeoutMs) });
         return { messageId: info.messageId };
