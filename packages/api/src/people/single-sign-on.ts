@@ -142,7 +142,7 @@ export class SingleSignOn {
       ...(settings.timeoutSeconds ? { timeout: settings.timeoutSeconds } : {}),
     };
     const discovered = await oidc.discovery(issuer, settings.clientId, settings.clientSecret, undefined, options);
-    // client_secret_basic is the default that every provider must accept (RFC 8414 §2); post only when it is the one offered.
+    // client_secret_basic is what a provider that lists no method accepts (RFC 8414 §2); post only when it is the one offered.
     const methods = discovered.serverMetadata().token_endpoint_auth_methods_supported;
     const usePost = methods !== undefined && !methods.includes('client_secret_basic') && methods.includes('client_secret_post');
     const config = new oidc.Configuration(
