@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { RemoteReputationSettings } from '@shortlinks/api/destinations';
+import { parseSmtpUrl } from '@shortlinks/api/mailer';
 import { DEFAULT_RATE_LIMITS } from '@shortlinks/api/plans';
 import {
   DEFAULT_CLICK_BUFFER_MAX,
@@ -58,6 +59,27 @@ const EnvSchema = z.object({
   PUBLIC_URL: z
     .string()
     .regex(/^https?:\/\/[^/?#\s]+\/?$/, 'must be an origin such as https://links.example.com (scheme and host, no path)')
+    .optional(),
+  /**
+   * The SMTP server that mails invitations (docs/accounts.md, "Invitations"): smtps://user:password@host:465,
+   * or smtp://…:587 with STARTTLS required; unset: nothing is mailed, the inviter hands the link over.
+   */
+  SMTP_URL: z
+    .string()
+    .optional()
+    .superRefine((value, context) => {
+      if (value === undefined) return;
+      try {
+        parseSmtpUrl(value);
+      } catch (error) {
+        context.addIssue({ code: 'custom', message: (error as Error).message.replace(/^SMTP_URL:? ?/, '') });
+      }
+    }),
+  /** The From of the mails, such as `Shortlinks <links@example.com>`; required with SMTP_URL. */
+  MAIL_FROM: z
+    .string()
+    .max(320)
+    .regex(/^[^\r\n]*@[^\r\n]*$/, 'must be an address such as links@example.com or "Shortlinks <links@example.com>"')
     .optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   /** How often buffered clicks are written, in ms: a hard crash loses at most this much. */
@@ -152,6 +174,8 @@ export interface Config {
   publicUrl: string;
   /** Whether PUBLIC_URL was set (only then does it make the session cookie always Secure). */
   publicUrlSet: boolean;
+  /** Where invitations are mailed from and through; undefined: nothing is mailed. */
+  mail: { smtpUrl: string; from: string } | undefined;
   logLevel: (typeof LOG_LEVELS)[number];
   denylist: string[];
   clickFlushMs: number;
@@ -184,6 +208,9 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): { confi
   if (value.REPUTATION_PROVIDER !== 'none' && !value.REPUTATION_API_KEY) {
     return { problems: [`REPUTATION_API_KEY: is required when REPUTATION_PROVIDER is ${value.REPUTATION_PROVIDER}`] };
   }
+  if (value.SMTP_URL !== undefined && value.MAIL_FROM === undefined) {
+    return { problems: ['MAIL_FROM: is required when SMTP_URL is set (the From of invitation mails, e.g. links@example.com)'] };
+  }
   if (value.METRICS_PORT !== undefined && value.METRICS_PORT !== 0 && value.METRICS_PORT === value.PORT) {
     return { problems: [`METRICS_PORT: must differ from PORT (${value.PORT})`] };
   }
@@ -210,6 +237,7 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): { confi
       shortDomain: (value.SHORT_DOMAIN ?? `http://localhost:${value.PORT}`).replace(/\/+$/, ''),
       publicUrl: (value.PUBLIC_URL ?? localOrigin(value.HOST, value.PORT)).replace(/\/+$/, ''),
       publicUrlSet: value.PUBLIC_URL !== undefined,
+      mail: value.SMTP_URL && value.MAIL_FROM ? { smtpUrl: value.SMTP_URL, from: value.MAIL_FROM } : undefined,
       logLevel: value.LOG_LEVEL,
       clickFlushMs: value.CLICK_FLUSH_MS,
       clickBufferMax: value.CLICK_BUFFER_MAX,

@@ -1,11 +1,15 @@
 import path from 'node:path';
 import { LocalDenylist, ReputationChain, remoteReputation } from '@shortlinks/api/destinations';
+import { createMailer } from '@shortlinks/api/mailer';
 import { createServices } from '@shortlinks/api/services';
 import { ensureFirstAccount, firstOwnerLink } from './bootstrap.ts';
 import { buildServer } from './build-server.ts';
 import { ensureDashboardBuilt } from './dashboard/build-on-start.ts';
 import { openDatabase } from './database.ts';
 import { localOrigin, readConfig } from './env.ts';
+
+/** How long handing an invitation mail to SMTP_URL may take before the inviter is told it failed (the link still works). */
+const MAIL_TIMEOUT_MS = 10_000;
 
 /** The exit code when the embedded database died and could not be restarted (EX_UNAVAILABLE). */
 const EXIT_DATABASE_LOST = 69;
@@ -53,6 +57,8 @@ const services = createServices({
   },
   redirectStaleIfErrorMs: config.redirectStaleIfErrorMs,
   importMaxBytes: config.importMaxBytes,
+  dashboardUrl: `${config.publicUrl}/app`,
+  mailer: config.mail && createMailer({ ...config.mail, timeoutMs: MAIL_TIMEOUT_MS }),
 });
 reportDashboardBuild(await dashboard);
 const baseUrl = localOrigin(config.host, config.port);

@@ -13,6 +13,8 @@ import { SentFileImportService } from './links/import/sent-file-import.ts';
 import { LinkBulkService } from './links/link-bulk-service.ts';
 import { LinkReadCache } from './links/link-read-cache.ts';
 import { LinkService } from './links/link-service.ts';
+import { InvitationService } from './people/invitation-service.ts';
+import type { Mailer } from './people/mailer.ts';
 import { MemberService } from './people/member-service.ts';
 import { PasswordLinkService } from './people/password-links.ts';
 import { SessionService } from './people/session-service.ts';
@@ -62,6 +64,10 @@ export interface ServiceOptions {
   redirectStaleIfErrorMs?: number;
   /** The largest import file the API takes, in bytes (IMPORT_MAX_BYTES). */
   importMaxBytes?: number;
+  /** The dashboard's public address (PUBLIC_URL + /app), which invitation links start with. */
+  dashboardUrl?: string;
+  /** Mails invitation links (SMTP_URL); unset: the inviter hands them over. */
+  mailer?: Mailer | undefined;
 }
 
 /** Every domain service, built once per process. */
@@ -93,6 +99,8 @@ export interface Services {
   members: MemberService;
   /** One-time links that set a password (the first owner, a reset). */
   passwordLinks: PasswordLinkService;
+  /** Invitations to a workspace, by email, with a role. */
+  invitations: InvitationService;
 }
 
 export function createServices({
@@ -104,6 +112,8 @@ export function createServices({
   linkReadCacheMs,
   redirectStaleIfErrorMs,
   importMaxBytes,
+  dashboardUrl,
+  mailer,
 }: ServiceOptions): Services {
   const origin = shortDomain.replace(/\/+$/, '');
   const denylist = new DenylistService(orm);
@@ -123,10 +133,12 @@ export function createServices({
   const sessions = new SessionService(orm, caches.callers, callerChanged);
   const users = new UserService(orm, sessions);
   const passwordLinks = new PasswordLinkService(orm, users);
+  const signIn = new SignInService(users, sessions, passwordLinks);
   return {
     users,
     sessions,
-    signIn: new SignInService(users, sessions, passwordLinks),
+    signIn,
+    invitations: new InvitationService(orm, users, signIn, { dashboardUrl: dashboardUrl ?? `${origin}/app`, mailer }),
     members: new MemberService(orm, sessions, callerChanged),
     passwordLinks,
     accounts: new AccountService(orm, callerChanged),

@@ -137,6 +137,21 @@ export const ERRORS = {
     },
     retryAfterSeconds: 30,
   },
+  /*
+   * Invitations (docs/accounts.md, "Invitations"). A token is 256 random bits, so only its holder
+   * can tell these apart; anyone else gets INVITATION_NOT_FOUND.
+   */
+  /** No invitation has this link's secret (mistyped, cut short, or made up). */
+  INVITATION_NOT_FOUND: { status: 404, message: 'This invitation link is not valid; check that it was copied whole' },
+  /** The person invited is a member of the workspace already. */
+  ALREADY_MEMBER: {
+    status: 409,
+    message: 'That person is a member of this workspace already',
+    example: { message: 'ada@example.com is a member of this workspace already', field: 'email' },
+  },
+  INVITATION_ACCEPTED: { status: 410, message: 'This invitation was already accepted; sign in instead' },
+  INVITATION_EXPIRED: { status: 410, message: 'This invitation has expired; ask for a new one' },
+  INVITATION_REVOKED: { status: 410, message: 'This invitation was revoked; ask for a new one' },
 } as const satisfies Record<string, ErrorDefinition>;
 
 export type ErrorCode = keyof typeof ERRORS;

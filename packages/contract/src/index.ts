@@ -2,6 +2,7 @@ export * from './error-body.ts';
 export * from './errors.ts';
 export * from './fields.ts';
 export * from './import-rules.ts';
+export * from './invitations.ts';
 export * from './limits.ts';
 export * from './link.ts';
 export * from './link-bulk.ts';

@@ -18,6 +18,7 @@ export {
   type Database,
   DenylistEntry,
   entities,
+  Invitation,
   Link,
   LinkSearch,
   LinkTag,

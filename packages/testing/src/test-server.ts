@@ -1,4 +1,5 @@
 import { LocalDenylist, type UrlReputation } from '@shortlinks/api/destinations';
+import type { Mailer } from '@shortlinks/api/mailer';
 import type { RateLimitSettings } from '@shortlinks/api/plans';
 import { createServices, type Services } from '@shortlinks/api/services';
 import { createOrm, type Orm } from '@shortlinks/db';
@@ -37,6 +38,10 @@ export interface HarnessOptions {
   logStream?: { write(line: string): void };
   /** Each rate limit not set here is {@link GENEROUS_RATE_LIMITS}'s. */
   rateLimits?: Partial<RateLimitSettings>;
+  /** The dashboard's public address that invitation links start with (PUBLIC_URL + /app). */
+  dashboardUrl?: string;
+  /** Mails invitations (a mailer on `@shortlinks/testing/smtp-server`'s url); unset: none is mailed. */
+  mailer?: Mailer;
 }
 
 /** What every server builder takes from the harness (apps/server's buildServer takes more). */
@@ -82,6 +87,8 @@ export function testServers<Options extends HarnessBuildOptions>(build: ServerBu
       logLevel = 'warn',
       logStream,
       rateLimits,
+      dashboardUrl,
+      mailer,
       ...serverOptions
     } = options;
     const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
@@ -94,6 +101,8 @@ export function testServers<Options extends HarnessBuildOptions>(build: ServerBu
       clicks: { flushIntervalMs: clickFlushMs ?? 60_000, ...(clickBufferMax === undefined ? {} : { maxBuffered: clickBufferMax }) },
       ...(linkReadCacheMs === undefined ? {} : { linkReadCacheMs }),
       ...(redirectStaleIfErrorMs === undefined ? {} : { redirectStaleIfErrorMs }),
+      ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
+      mailer,
     });
     const app = await build({
       ...definedOnly(serverOptions),

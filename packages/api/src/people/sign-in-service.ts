@@ -70,6 +70,11 @@ export class SignInService {
     return this.#me(user, caller.accountId, session.csrfToken);
   }
 
+  /** Starts a session of `userId` (an invitation accepted; its workspace preferred), as a sign-in does. */
+  startSessionFor(web: WebExchange, previous: Caller | null, userId: string, preferred?: string): Promise<Me> {
+    return this.#startSession(web, previous, userId, preferred);
+  }
+
   async #startSession(web: WebExchange, previous: Caller | null, userId: string, preferred: string | undefined): Promise<Me> {
     const user = await this.#users.get(userId);
     const workspaces = await this.#users.workspaces(userId);

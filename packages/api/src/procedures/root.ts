@@ -1,4 +1,5 @@
 import type { Context } from './context.ts';
+import { invitationsRouter } from './invitations.ts';
 import { linksRouter } from './links.ts';
 import { authRouter, membersRouter, workspaceRouter } from './people.ts';
 import { errorShapeOf, proceduresOf } from './router-internals.ts';
@@ -13,6 +14,7 @@ export const appRouter = router({
   auth: authRouter,
   members: membersRouter,
   workspace: workspaceRouter,
+  invitations: invitationsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -4,6 +4,7 @@ import { ApiKey } from './api-key.ts';
 import { AppUser } from './app-user.ts';
 import { Click } from './click.ts';
 import { DenylistEntry } from './denylist-entry.ts';
+import { Invitation } from './invitation.ts';
 import { Link } from './link.ts';
 import { LinkSearch } from './link-search.ts';
 import { LinkTag } from './link-tag.ts';
@@ -12,7 +13,21 @@ import { PasswordLink } from './password-link.ts';
 import { Tag } from './tag.ts';
 import { UserSession } from './user-session.ts';
 
-export { Account, ApiKey, AppUser, Click, DenylistEntry, Link, LinkSearch, LinkTag, Membership, PasswordLink, Tag, UserSession };
+export {
+  Account,
+  ApiKey,
+  AppUser,
+  Click,
+  DenylistEntry,
+  Invitation,
+  Link,
+  LinkSearch,
+  LinkTag,
+  Membership,
+  PasswordLink,
+  Tag,
+  UserSession,
+};
 
 export const entities = [
   Account,
@@ -20,6 +35,7 @@ export const entities = [
   AppUser,
   Click,
   DenylistEntry,
+  Invitation,
   Link,
   LinkSearch,
   LinkTag,
@@ -36,6 +52,7 @@ export type Database = InferKyselyDB<
   | typeof AppUser
   | typeof Click
   | typeof DenylistEntry
+  | typeof Invitation
   | typeof Link
   | typeof LinkSearch
   | typeof LinkTag
