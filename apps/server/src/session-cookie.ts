@@ -48,5 +48,26 @@ export function webExchange(
       reply.clearCookie(SESSION_COOKIE, { ...cookieOptions(request, policy, new Date(0)), expires: new Date(0) });
     },
     signInAttempts,
+    pendingSignIn: pendingSignInCookie(request, reply, policy),
+  };
+}
+
+/** The cookie that carries a sign-in's second step (two-factor) between the password and the code. */
+export const PENDING_SIGN_IN_COOKIE = 'shortlinks_sign_in';
+
+/**
+ * HttpOnly, `SameSite=Strict` (only this site's own pages send the code), for /trpc only, and short:
+ * the second step is bounded in time (docs/security.md, "Two-factor sign-in").
+ */
+function pendingSignInCookie(request: FastifyRequest, reply: FastifyReply, policy: CookiePolicy) {
+  const options = { path: '/trpc', httpOnly: true, sameSite: 'strict' as const, secure: servedOverHttps(request, policy) };
+  return {
+    set: (token: string, maxAgeSeconds: number) => {
+      reply.setCookie(PENDING_SIGN_IN_COOKIE, token, { ...options, maxAge: maxAgeSeconds });
+    },
+    read: () => request.cookies[PENDING_SIGN_IN_COOKIE],
+    clear: () => {
+      reply.clearCookie(PENDING_SIGN_IN_COOKIE, options);
+    },
   };
 }

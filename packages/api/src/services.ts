@@ -19,6 +19,7 @@ import { MemberService } from './people/member-service.ts';
 import { PasswordLinkService } from './people/password-links.ts';
 import { SessionService } from './people/session-service.ts';
 import { SignInService } from './people/sign-in-service.ts';
+import { TwoFactorService } from './people/two-factor-service.ts';
 import { UserService } from './people/user-service.ts';
 import { ClickRecorder, type ClickRecorderOptions } from './redirects/click-recorder.ts';
 import { RedirectCache } from './redirects/redirect-cache.ts';
@@ -101,6 +102,8 @@ export interface Services {
   passwordLinks: PasswordLinkService;
   /** Invitations to a workspace, by email, with a role. */
   invitations: InvitationService;
+  /** Two-factor sign-in: enrolment, codes, the second step of a sign-in, the workspace's rule. */
+  twoFactor: TwoFactorService;
 }
 
 export function createServices({
@@ -134,11 +137,18 @@ export function createServices({
   const users = new UserService(orm, sessions);
   const passwordLinks = new PasswordLinkService(orm, users);
   const signIn = new SignInService(users, sessions, passwordLinks);
+  const twoFactor = new TwoFactorService(orm, callerChanged);
+  signIn.secondStep = (web, userId) => twoFactor.requireSecondStep(web, userId);
   return {
+    twoFactor,
     users,
     sessions,
     signIn,
-    invitations: new InvitationService(orm, users, signIn, { dashboardUrl: dashboardUrl ?? `${origin}/app`, mailer }),
+    invitations: new InvitationService(orm, users, signIn, {
+      dashboardUrl: dashboardUrl ?? `${origin}/app`,
+      mailer,
+      secondFactorOn: (userId) => twoFactor.isEnabled(userId),
+    }),
     members: new MemberService(orm, sessions, callerChanged),
     passwordLinks,
     accounts: new AccountService(orm, callerChanged),

@@ -152,6 +152,18 @@ export const ERRORS = {
   INVITATION_ACCEPTED: { status: 410, message: 'This invitation was already accepted; sign in instead' },
   INVITATION_EXPIRED: { status: 410, message: 'This invitation has expired; ask for a new one' },
   INVITATION_REVOKED: { status: 410, message: 'This invitation was revoked; ask for a new one' },
+  /*
+   * Two-factor sign-in (docs/accounts.md, "Two-factor sign-in").
+   */
+  /** The password passed; the code from the authenticator app (or a recovery code) is asked next. No session yet. */
+  TWO_FACTOR_REQUIRED: { status: 401, message: 'Enter the code from your authenticator app, or a recovery code' },
+  /** The second step of the sign-in ran out (5 minutes, or too many wrong codes) or was never started. */
+  TWO_FACTOR_EXPIRED: { status: 401, message: 'The sign-in timed out; sign in again with your password' },
+  /** The workspace's owner requires two-factor sign-in, and this person has not turned it on. */
+  TWO_FACTOR_ENROLMENT_REQUIRED: {
+    status: 403,
+    message: 'This workspace requires two-factor sign-in: turn it on (Security) to continue',
+  },
 } as const satisfies Record<string, ErrorDefinition>;
 
 export type ErrorCode = keyof typeof ERRORS;

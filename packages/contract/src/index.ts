@@ -16,4 +16,5 @@ export * from './stats.ts';
 export * from './tag.ts';
 export * from './text-rules.ts';
 export * from './time.ts';
+export * from './two-factor.ts';
 export * from './utm-keys.ts';

@@ -24,7 +24,9 @@ export {
   LinkTag,
   Membership,
   PasswordLink,
+  PendingSignIn,
   Tag,
+  TwoFactor,
   UserSession,
 } from './entities/index.ts';
 export { createOrm, migrate, type Orm, type OrmOptions } from './orm.ts';

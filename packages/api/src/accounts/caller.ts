@@ -32,6 +32,11 @@ export interface Caller {
   user: CallerUser | null;
   /** The session, when the caller signed in; null for a key. */
   session: CallerSession | null;
+  /**
+   * The workspace requires two-factor sign-in and this signed-in person has not turned it on: only
+   * the `auth.*` and `twoFactor.*` procedures answer them (docs/accounts.md, "Two-factor sign-in").
+   */
+  twoFactorMissing?: boolean;
   /** The account's plan, which sets the key's rate limit unless the operator set the account's own. */
   plan: Plan;
   /** The account's own API rate limit (requests per minute per key; 0: none), or null to follow the plan. */

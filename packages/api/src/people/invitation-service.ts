@@ -24,6 +24,8 @@ export interface InvitationSettings {
   dashboardUrl: string;
   /** Mails the link too (SMTP_URL); without one the inviter hands the link over. */
   mailer?: Mailer | undefined;
+  /** Whether a person has two-factor sign-in on: they accept signed in, never with a password alone. */
+  secondFactorOn?: (userId: string) => Promise<boolean>;
 }
 
 /**
@@ -220,6 +222,9 @@ export class InvitationService {
       if (!user) {
         await web.signInAttempts.failed(existing.email, web.address);
         throw new AppError('INVALID_CREDENTIALS');
+      }
+      if (await this.#settings.secondFactorOn?.(user.id)) {
+        throw new AppError('FORBIDDEN', 'You have two-factor sign-in on: sign in first, then open the invitation link again');
       }
       joining = user.id;
     }

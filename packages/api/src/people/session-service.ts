@@ -101,7 +101,10 @@ export class SessionService {
         join.onRef('membership.user_id', '=', 'user_session.user_id').onRef('membership.account_id', '=', 'user_session.account_id'),
       )
       .innerJoin('account', 'account.id', 'user_session.account_id')
+      .leftJoin('two_factor', 'two_factor.user_id', 'user_session.user_id')
       .select([
+        'account.require_two_factor',
+        'two_factor.enabled_at as two_factor_on',
         'user_session.id',
         'user_session.user_id',
         'user_session.account_id',
@@ -126,6 +129,7 @@ export class SessionService {
       session: { id: row.id, csrfToken: row.csrf_token },
       plan: row.plan as Plan,
       rateLimit: row.api_rate_limit,
+      twoFactorMissing: row.require_two_factor && !row.two_factor_on,
     };
     this.#callers.set(tokenHash, caller, snapshot);
     return caller;

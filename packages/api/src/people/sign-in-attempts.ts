@@ -17,4 +17,6 @@ export interface WebExchange {
   setSessionCookie(token: string, expiresAt: Date): void;
   clearSessionCookie(): void;
   signInAttempts: SignInAttempts;
+  /** The short-lived cookie of a sign-in's second step (two-factor.ts's code): HttpOnly, for /trpc only. */
+  pendingSignIn?: { set(token: string, maxAgeSeconds: number): void; read(): string | undefined; clear(): void };
 }

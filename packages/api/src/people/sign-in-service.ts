@@ -15,6 +15,8 @@ export class SignInService {
   readonly #users: UserService;
   readonly #sessions: SessionService;
   readonly #links: PasswordLinkService;
+  /** Asks for a second factor after the password, when the person has one (set in services.ts). */
+  secondStep?: (web: WebExchange, userId: string) => Promise<void>;
 
   constructor(users: UserService, sessions: SessionService, links: PasswordLinkService) {
     this.#users = users;
@@ -34,6 +36,8 @@ export class SignInService {
       await web.signInAttempts.failed(email, web.address);
       throw new AppError('INVALID_CREDENTIALS');
     }
+    // With two-factor on, no session yet: a second step (two-factor-service.ts) throws TWO_FACTOR_REQUIRED.
+    await this.secondStep?.(web, user.id);
     return this.#startSession(web, previous, user.id, undefined);
   }
 

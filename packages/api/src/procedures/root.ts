@@ -6,6 +6,7 @@ import { errorShapeOf, proceduresOf } from './router-internals.ts';
 import { statsRouter } from './stats.ts';
 import { tagsRouter } from './tags.ts';
 import { router } from './trpc.ts';
+import { twoFactorRouter } from './two-factor.ts';
 
 export const appRouter = router({
   links: linksRouter,
@@ -15,6 +16,7 @@ export const appRouter = router({
   members: membersRouter,
   workspace: workspaceRouter,
   invitations: invitationsRouter,
+  twoFactor: twoFactorRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -89,7 +89,7 @@ export const router = t.router;
  * status. One middleware for both: each one a call passes through costs a GET measurably
  * (docs/performance.md, bench:api).
  */
-const authed = t.procedure.use(async ({ ctx, meta, next }) => {
+const authed = t.procedure.use(async ({ ctx, meta, next, path }) => {
   const { caller } = ctx;
   if (!caller) throw toTRPCError(new AppError('UNAUTHORIZED'));
   const needed = meta?.role;
@@ -100,6 +100,8 @@ const authed = t.procedure.use(async ({ ctx, meta, next }) => {
   if (meta?.person && !caller.session) {
     throw toTRPCError(new AppError('FORBIDDEN', 'Only a person signed in to the dashboard can do this; an API key cannot'));
   }
+  // The workspace requires two-factor: until they turn it on, a person may only sign out and enrol.
+  if (caller.twoFactorMissing && !/^(auth|twoFactor)\./.test(path)) throw toTRPCError(new AppError('TWO_FACTOR_ENROLMENT_REQUIRED'));
   // tRPC merges what `next` is given into the context.
   const result = await next({ ctx: { accountId: caller.accountId, caller } });
   if (!result.ok && result.error.cause instanceof AppError) throw toTRPCError(result.error.cause);

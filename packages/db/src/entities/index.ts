@@ -11,6 +11,7 @@ import { LinkTag } from './link-tag.ts';
 import { Membership } from './membership.ts';
 import { PasswordLink } from './password-link.ts';
 import { Tag } from './tag.ts';
+import { PendingSignIn, TwoFactor } from './two-factor.ts';
 import { UserSession } from './user-session.ts';
 
 export {
@@ -25,7 +26,9 @@ export {
   LinkTag,
   Membership,
   PasswordLink,
+  PendingSignIn,
   Tag,
+  TwoFactor,
   UserSession,
 };
 
@@ -41,7 +44,9 @@ export const entities = [
   LinkTag,
   Membership,
   PasswordLink,
+  PendingSignIn,
   Tag,
+  TwoFactor,
   UserSession,
 ];
 
@@ -58,6 +63,8 @@ export type Database = InferKyselyDB<
   | typeof LinkTag
   | typeof Membership
   | typeof PasswordLink
+  | typeof PendingSignIn
   | typeof Tag
+  | typeof TwoFactor
   | typeof UserSession
 >;

@@ -14,6 +14,7 @@ import { Migration20261127090000_account_links_changes } from './Migration202611
 import { Migration20261127100000_link_slug_changes } from './Migration20261127100000_link_slug_changes.ts';
 import { Migration20261127260000_people } from './Migration20261127260000_people.ts';
 import { Migration20261127261000_invitations } from './Migration20261127261000_invitations.ts';
+import { Migration20261127262000_two_factor } from './Migration20261127262000_two_factor.ts';
 
 /** Every migration in order. Listed explicitly so no file-system discovery is needed at run time. */
 export const migrationsList: MigrationObject[] = [
@@ -32,4 +33,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261127100000_link_slug_changes', class: Migration20261127100000_link_slug_changes },
   { name: 'Migration20261127260000_people', class: Migration20261127260000_people },
   { name: 'Migration20261127261000_invitations', class: Migration20261127261000_invitations },
+  { name: 'Migration20261127262000_two_factor', class: Migration20261127262000_two_factor },
 ];
