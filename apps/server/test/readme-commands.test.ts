@@ -127,7 +127,9 @@ describe("the README's commands, as written", () => {
     expect(ok(await cli('npm run -s shortlinks -- denylist list')).stdout).not.toContain('evil.example\n');
   });
 
-  test('npm start prints a one-time owner link; the operator adds people and resets passwords with links', { timeout: 180_000 }, async () => {
+  test('npm start prints a one-time owner link; the operator adds people and resets passwords with links', {
+    timeout: 180_000,
+  }, async () => {
     expect(server.output()).toMatch(new RegExp(`http://127\\.0\\.0\\.1:${port}/app/setup#slp_[\\w-]{43}`));
     const accounts = JSON.parse(ok(await runAsWritten('npm run -s shortlinks -- account list --json', { env })).stdout) as {
       accounts: { id: string; name: string }[];
