@@ -1,3 +1,4 @@
+import '../people.css';
 import type { InvitationOffer } from '@shortlinks/contract';
 import { ErrorBanner, Field } from '@shortlinks/ui';
 import { type FormEvent, useEffect, useState } from 'react';

@@ -1,3 +1,4 @@
+import '../people.css';
 import type { CreatedInvitation, InvitationView, RoleName } from '@shortlinks/contract';
 import { ErrorBanner, Field } from '@shortlinks/ui';
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
