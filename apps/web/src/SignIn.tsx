@@ -2,6 +2,7 @@ import type { ShortlinksClient } from '@shortlinks/client';
 import type { Me } from '@shortlinks/contract';
 import { Field } from '@shortlinks/ui';
 import { type FormEvent, useState } from 'react';
+import { TwoFactorStep } from './people/two-factor/TwoFactorStep.tsx';
 import { PeopleError, people } from './session/people-api.ts';
 import { signIn } from './session/sign-in.ts';
 import { useDocumentTitle } from './useDocumentTitle.ts';
@@ -44,6 +45,7 @@ function PasswordSignIn({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string>();
   const [checking, setChecking] = useState(false);
+  const [secondStep, setSecondStep] = useState(false);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -53,10 +55,12 @@ function PasswordSignIn({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
       onSignedIn(await people.signIn(email, password));
     } catch (caught) {
       setChecking(false);
+      if (caught instanceof PeopleError && caught.code === 'TWO_FACTOR_REQUIRED') return setSecondStep(true);
       setError(caught instanceof PeopleError ? caught.message : 'Something went wrong while signing in. Try again.');
     }
   };
 
+  if (secondStep) return <TwoFactorStep onSignedIn={onSignedIn} onRestart={() => setSecondStep(false)} />;
   return (
     <form method="post" onSubmit={submit} noValidate aria-label="Sign in as a person">
       {error ? (

@@ -1,7 +1,8 @@
 import type { Me, Member, RoleName } from '@shortlinks/contract';
 import { ErrorBanner } from '@shortlinks/ui';
 import { useCallback, useEffect, useState } from 'react';
-import { PeopleError, people } from '../session/people-api.ts';
+import { InvitationsPanel } from '../people/invitations/InvitationsPanel.tsx';
+import { currentCsrfToken, PeopleError, people } from '../session/people-api.ts';
 import { useDocumentTitle } from '../useDocumentTitle.ts';
 
 const RANK: Record<RoleName, number> = { owner: 3, admin: 2, member: 1, viewer: 0 };
@@ -114,6 +115,7 @@ export function MembersPage({ me, onLeft }: { me: Me; onLeft: () => void }) {
       ) : (
         <div className="spinner" role="status" aria-label="Loading members" />
       )}
+      {mine === 'owner' || mine === 'admin' ? <InvitationsPanel role={mine} csrfToken={currentCsrfToken()} /> : null}
     </>
   );
 }

@@ -1,5 +1,6 @@
 import { Field } from '@shortlinks/ui';
 import { type FormEvent, useState } from 'react';
+import { TwoFactorSettings } from '../people/two-factor/TwoFactorSettings.tsx';
 import { PeopleError, people } from '../session/people-api.ts';
 import { useDocumentTitle } from '../useDocumentTitle.ts';
 
@@ -66,6 +67,7 @@ export function SecurityPage() {
           Change password
         </button>
       </form>
+      <TwoFactorSettings />
     </>
   );
 }
