@@ -4,7 +4,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
  * The secret of an invitation link, and of every other one-time link (the first owner's setup, a
  * password reset). The link carries the token; the database keeps only its SHA-256, so a copy of the
  * database (a backup, a read replica, an injection) cannot be turned into working links.
- * docs/people-blocks.md, "Invitation tokens".
+ * docs/security.md, "Invitation tokens".
  */
 
 /** 32 random bytes: 256 bits, far past the 128 that make guessing hopeless. */

@@ -3,7 +3,7 @@ import { createTransport } from 'nodemailer';
 
 /**
  * Sends the service's few emails (invitations, one-time links) through the operator's SMTP server,
- * named by `SMTP_URL`. docs/people-blocks.md, "Mailer".
+ * named by `SMTP_URL`. docs/security.md, "Mailer".
  *
  * - `smtps://user:password@host:465`: TLS from the first byte.
  * - `smtp://user:password@host:587`: STARTTLS, required: a server that does not offer it is refused,

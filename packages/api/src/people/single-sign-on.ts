@@ -5,7 +5,7 @@ import * as oidc from 'openid-client';
 /**
  * Single sign-on with OpenID Connect (the authorization code flow with PKCE), through openid-client.
  * The operator names an issuer, a client id and secret, the redirect URI registered with the
- * provider, and the email domains whose people may sign in. docs/people-blocks.md, "Single sign-on".
+ * provider, and the email domains whose people may sign in. docs/security.md, "Single sign-on".
  */
 
 export interface SingleSignOnSettings {

@@ -6,7 +6,7 @@ import QRCode from 'qrcode';
 /**
  * Two-factor sign-in: TOTP (RFC 6238, the 6 digits every authenticator app shows, SHA-1, 30 s) and
  * one-time recovery codes. Pure: the caller stores the secret, the last used time step and the
- * recovery codes' hashes (docs/people-blocks.md, "Two-factor").
+ * recovery codes' hashes (docs/security.md, "Two-factor (`two-factor.ts`)").
  */
 
 /** The name an authenticator app shows above the code. */
