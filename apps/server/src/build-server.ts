@@ -6,6 +6,7 @@ import { AppError } from '@shortlinks/api/errors';
 import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from '@shortlinks/api/plans';
 import { Visits } from '@shortlinks/api/redirects';
 import type { Services } from '@shortlinks/api/services';
+import { SsoService, type SsoSettings } from '@shortlinks/api/sso';
 import { ChangeListener, type Orm } from '@shortlinks/db';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import { BODY_LIMIT_BYTES } from './body-limits.ts';
@@ -29,6 +30,7 @@ import { openApiPlugin } from './plugins/openapi.ts';
 import { redirectPlugin } from './plugins/redirect.ts';
 import { NOT_FOUND_PAGE, sendPage } from './plugins/redirect-pages.ts';
 import { restPlugin } from './plugins/rest.ts';
+import { singleSignOnPlugin } from './plugins/single-sign-on.ts';
 import { trpcPlugin } from './plugins/trpc.ts';
 import { registerRateLimits, TRACKED_CLIENTS } from './rate-limits.ts';
 import { fastRedirectServer, type TrustProxy } from './redirects/fast-redirects.ts';
@@ -57,6 +59,8 @@ export interface ServerOptions {
    * `Secure`; otherwise it is `Secure` for requests that came over HTTPS (docs/security.md).
    */
   publicUrl?: string | undefined;
+  /** Single sign-on with OpenID Connect (OIDC_* settings: docs/accounts.md); unset: none. */
+  singleSignOn?: SsoSettings | undefined;
   /** Overrides of the limits on failed sign-ins (docs/security.md); tests set them. */
   signInLimits?: Partial<SignInLimits>;
   logLevel?: string;
@@ -165,6 +169,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   registerExportLimits(app, { ...DEFAULT_EXPORT_LIMITS, ...options.exportLimits });
   await app.register(healthPlugin, { orm });
   await app.register(apiScope, { services, baseUrl, cookies, signInAttempts });
+  const sso = options.singleSignOn && new SsoService(orm, services.signIn, options.singleSignOn);
+  await app.register(singleSignOnPlugin, { sso, services, cookies, signInAttempts, publicUrl: options.publicUrl });
   await app.register(dashboardPlugin, { prefix: '/app' });
   // Outside the API scope, so a redirect runs no CORS hook.
   await app.register(redirectPlugin, { visits, visitCounts: visitLog.counts });

@@ -9,6 +9,7 @@ import {
   DEFAULT_STALE_IF_ERROR_MS,
 } from '@shortlinks/api/redirects';
 import { BULK_URL_CHECK_ROUNDS } from '@shortlinks/api/services';
+import type { SsoSettings } from '@shortlinks/api/sso';
 import { DEFAULT_IMPORT_MAX_BYTES, type Plan } from '@shortlinks/contract';
 import { DEFAULT_QUERY_TIMEOUT_MS } from '@shortlinks/db';
 import { z } from 'zod';
@@ -81,6 +82,19 @@ const EnvSchema = z.object({
     .max(320)
     .regex(/^[^\r\n]*@[^\r\n]*$/, 'must be an address such as links@example.com or "Shortlinks <links@example.com>"')
     .optional(),
+  /** Single sign-on with OpenID Connect (docs/accounts.md, "Single sign-on"): the provider's issuer URL (https). */
+  OIDC_ISSUER: z
+    .string()
+    .regex(/^https:\/\/\S+$/, "must be the provider's https:// issuer URL, such as https://accounts.example.com")
+    .optional(),
+  OIDC_CLIENT_ID: z.string().max(500).optional(),
+  OIDC_CLIENT_SECRET: z.string().max(2000).optional(),
+  /** Comma-separated email domains whose people may sign in with SSO (each exactly; a subdomain is listed itself). */
+  OIDC_ALLOWED_DOMAINS: z.string().optional(),
+  /** The workspace (account id) that people new through SSO join. */
+  OIDC_WORKSPACE: z.string().max(64).optional(),
+  /** Their role there. */
+  OIDC_ROLE: z.enum(['owner', 'admin', 'member', 'viewer']).default('member'),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   /** How often buffered clicks are written, in ms: a hard crash loses at most this much. */
   CLICK_FLUSH_MS: z.coerce.number().int().min(50).max(60_000).default(DEFAULT_CLICK_FLUSH_MS),
@@ -174,6 +188,8 @@ export interface Config {
   publicUrl: string;
   /** Whether PUBLIC_URL was set (only then does it make the session cookie always Secure). */
   publicUrlSet: boolean;
+  /** Single sign-on with OpenID Connect; undefined: none. */
+  singleSignOn: SsoSettings | undefined;
   /** Where invitations are mailed from and through; undefined: nothing is mailed. */
   mail: { smtpUrl: string; from: string } | undefined;
   logLevel: (typeof LOG_LEVELS)[number];
@@ -211,6 +227,12 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): { confi
   if (value.SMTP_URL !== undefined && value.MAIL_FROM === undefined) {
     return { problems: ['MAIL_FROM: is required when SMTP_URL is set (the From of invitation mails, e.g. links@example.com)'] };
   }
+  const oidc = [value.OIDC_ISSUER, value.OIDC_CLIENT_ID, value.OIDC_CLIENT_SECRET, value.OIDC_ALLOWED_DOMAINS, value.OIDC_WORKSPACE];
+  const oidcNames = ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET', 'OIDC_ALLOWED_DOMAINS', 'OIDC_WORKSPACE'];
+  if (oidc.some((setting) => setting !== undefined) && oidc.some((setting) => setting === undefined)) {
+    const missing = oidcNames.filter((_, index) => oidc[index] === undefined);
+    return { problems: missing.map((name) => `${name}: is required for single sign-on (every OIDC_* setting but OIDC_ROLE)`) };
+  }
   if (value.METRICS_PORT !== undefined && value.METRICS_PORT !== 0 && value.METRICS_PORT === value.PORT) {
     return { problems: [`METRICS_PORT: must differ from PORT (${value.PORT})`] };
   }
@@ -237,6 +259,19 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): { confi
       shortDomain: (value.SHORT_DOMAIN ?? `http://localhost:${value.PORT}`).replace(/\/+$/, ''),
       publicUrl: (value.PUBLIC_URL ?? localOrigin(value.HOST, value.PORT)).replace(/\/+$/, ''),
       publicUrlSet: value.PUBLIC_URL !== undefined,
+      singleSignOn:
+        value.OIDC_ISSUER && value.OIDC_CLIENT_ID && value.OIDC_CLIENT_SECRET && value.OIDC_ALLOWED_DOMAINS && value.OIDC_WORKSPACE
+          ? {
+              issuer: value.OIDC_ISSUER,
+              clientId: value.OIDC_CLIENT_ID,
+              clientSecret: value.OIDC_CLIENT_SECRET,
+              allowedEmailDomains: value.OIDC_ALLOWED_DOMAINS.split(',')
+                .map((domain) => domain.trim())
+                .filter(Boolean),
+              workspaceId: value.OIDC_WORKSPACE,
+              role: value.OIDC_ROLE,
+            }
+          : undefined,
       mail: value.SMTP_URL && value.MAIL_FROM ? { smtpUrl: value.SMTP_URL, from: value.MAIL_FROM } : undefined,
       logLevel: value.LOG_LEVEL,
       clickFlushMs: value.CLICK_FLUSH_MS,

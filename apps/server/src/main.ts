@@ -68,6 +68,7 @@ const app = await buildServer({
   databaseUrl: database.url,
   baseUrl,
   publicUrl: config.publicUrlSet ? config.publicUrl : undefined,
+  singleSignOn: config.singleSignOn,
   logLevel: config.logLevel,
   countryHeader: config.clickCountryHeader,
   rateLimits: { redirects: config.redirectRateLimit, apiPerPlan: config.apiRateLimits },

@@ -25,6 +25,7 @@ export {
   Membership,
   PasswordLink,
   PendingSignIn,
+  SsoIdentity,
   Tag,
   TwoFactor,
   UserSession,

@@ -10,6 +10,7 @@ import { LinkSearch } from './link-search.ts';
 import { LinkTag } from './link-tag.ts';
 import { Membership } from './membership.ts';
 import { PasswordLink } from './password-link.ts';
+import { SsoIdentity } from './sso-identity.ts';
 import { Tag } from './tag.ts';
 import { PendingSignIn, TwoFactor } from './two-factor.ts';
 import { UserSession } from './user-session.ts';
@@ -27,6 +28,7 @@ export {
   Membership,
   PasswordLink,
   PendingSignIn,
+  SsoIdentity,
   Tag,
   TwoFactor,
   UserSession,
@@ -45,6 +47,7 @@ export const entities = [
   Membership,
   PasswordLink,
   PendingSignIn,
+  SsoIdentity,
   Tag,
   TwoFactor,
   UserSession,
@@ -64,6 +67,7 @@ export type Database = InferKyselyDB<
   | typeof Membership
   | typeof PasswordLink
   | typeof PendingSignIn
+  | typeof SsoIdentity
   | typeof Tag
   | typeof TwoFactor
   | typeof UserSession

@@ -15,6 +15,7 @@ import { Migration20261127100000_link_slug_changes } from './Migration2026112710
 import { Migration20261127260000_people } from './Migration20261127260000_people.ts';
 import { Migration20261127261000_invitations } from './Migration20261127261000_invitations.ts';
 import { Migration20261127262000_two_factor } from './Migration20261127262000_two_factor.ts';
+import { Migration20261127263000_single_sign_on } from './Migration20261127263000_single_sign_on.ts';
 
 /** Every migration in order. Listed explicitly so no file-system discovery is needed at run time. */
 export const migrationsList: MigrationObject[] = [
@@ -34,4 +35,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261127260000_people', class: Migration20261127260000_people },
   { name: 'Migration20261127261000_invitations', class: Migration20261127261000_invitations },
   { name: 'Migration20261127262000_two_factor', class: Migration20261127262000_two_factor },
+  { name: 'Migration20261127263000_single_sign_on', class: Migration20261127263000_single_sign_on },
 ];
