@@ -2,6 +2,7 @@ import type { ShortlinksClient } from '@shortlinks/client';
 import type { Me } from '@shortlinks/contract';
 import { Field } from '@shortlinks/ui';
 import { type FormEvent, useState } from 'react';
+import { SsoSignIn } from './people/sso/SsoSignIn.tsx';
 import { TwoFactorStep } from './people/two-factor/TwoFactorStep.tsx';
 import { PeopleError, people } from './session/people-api.ts';
 import { signIn } from './session/sign-in.ts';
@@ -33,6 +34,7 @@ export function SignIn({
         </div>
       ) : null}
       <PasswordSignIn onSignedIn={onPersonSignedIn} />
+      <SsoSignIn />
       <h2 className="sign-in-or">Or use an API key</h2>
       <KeySignIn onSignedIn={onSignedIn} onRefused={onRefused} />
     </main>
