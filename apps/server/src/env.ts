@@ -7,7 +7,7 @@ import {
   DEFAULT_RETENTION_DAYS,
   DEFAULT_STALE_IF_ERROR_MS,
 } from '@shortlinks/api/redirects';
-import { BULK_URL_CHECK_ROUNDS } from '@shortlinks/api/services';
+import { BULK_URL_CHECK_ROUNDS, DEFAULT_LOG_DAYS, DEFAULT_RETRY_DELAYS, type WebhookSettings } from '@shortlinks/api/services';
 import { DEFAULT_IMPORT_MAX_BYTES, type Plan } from '@shortlinks/contract';
 import { DEFAULT_QUERY_TIMEOUT_MS } from '@shortlinks/db';
 import { z } from 'zod';
@@ -126,6 +126,22 @@ const EnvSchema = z.object({
     .min(1024, 'must be a whole number of bytes from 1024 to 268435456 (256 MiB)')
     .max(256 * 1024 * 1024, 'must be a whole number of bytes from 1024 to 268435456 (256 MiB)')
     .default(DEFAULT_IMPORT_MAX_BYTES),
+  /** Seconds before each webhook delivery attempt after the one before, comma-separated (docs/webhooks.md). */
+  WEBHOOK_RETRY_DELAYS: z
+    .string()
+    .regex(/^\s*\d+(\s*,\s*\d+){0,19}\s*$/, 'must be 1 to 20 comma-separated whole numbers of seconds, such as 0,5,300')
+    .transform((text) => text.split(',').map((seconds) => Number(seconds.trim())))
+    .refine((delays) => delays.every((seconds) => seconds <= 7 * 86_400), 'each delay must be at most 604800 seconds (7 days)')
+    .default(DEFAULT_RETRY_DELAYS.join(',') as never),
+  /** Days webhook delivery records are kept. */
+  WEBHOOK_LOG_DAYS: z.coerce
+    .number()
+    .int('must be a whole number of days from 1 to 3650')
+    .min(1, 'must be a whole number of days from 1 to 3650')
+    .max(3_650, 'must be a whole number of days from 1 to 3650')
+    .default(DEFAULT_LOG_DAYS),
+  /** `true` lets webhooks call private and loopback addresses (receivers inside the operator's network). */
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
 });
 
 /** The validated settings of a server process. */
@@ -158,6 +174,7 @@ export interface Config {
   exportLimits: ExportLimits;
   /** The largest import file the API takes, in bytes. */
   importMaxBytes: number;
+  webhooks: WebhookSettings;
 }
 
 /** Every environment problem, one line each; empty when the environment is valid. */
@@ -232,6 +249,11 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): { confi
         slowMs: value.EXPORT_SLOW_READER_SECONDS * 1000,
       },
       importMaxBytes: value.IMPORT_MAX_BYTES,
+      webhooks: {
+        retryDelays: value.WEBHOOK_RETRY_DELAYS,
+        logDays: value.WEBHOOK_LOG_DAYS,
+        allowPrivateTargets: value.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true',
+      },
     },
   };
 }

@@ -7,6 +7,7 @@ import { DestinationChecker } from './destinations/destination-checker.ts';
 import { hostOf } from './destinations/destination-policy.ts';
 import { DenylistService } from './destinations/reputation/denylist-service.ts';
 import { ReputationChain, type UrlReputation } from './destinations/reputation/reputation-chain.ts';
+import { Changes } from './events/change-log.ts';
 import { LinkExportService } from './links/export/link-export.ts';
 import { LinkImportService } from './links/import/link-import.ts';
 import { SentFileImportService } from './links/import/sent-file-import.ts';
@@ -18,6 +19,10 @@ import { RedirectCache } from './redirects/redirect-cache.ts';
 import { RedirectService } from './redirects/redirect-service.ts';
 import { StatsService } from './stats/stats-service.ts';
 import { TagService } from './tags/tag-service.ts';
+import { WebhookOutbox } from './webhooks/webhook-outbox.ts';
+import { WebhookQueue } from './webhooks/webhook-queue.ts';
+import { WebhookService } from './webhooks/webhook-service.ts';
+import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from './webhooks/webhook-settings.ts';
 
 export type { AccountView, NewAccount } from './accounts/account-service.ts';
 export { API_KEY_PREFIX, type ApiKeyView, type Caller } from './accounts/api-key-service.ts';
@@ -33,6 +38,7 @@ export {
   type RowRefusal,
 } from './links/import/link-import.ts';
 export { LINK_READ_CACHE_MS, LinkReadCache } from './links/link-read-cache.ts';
+export { DEFAULT_LOG_DAYS, DEFAULT_RETRY_DELAYS, type WebhookSettings } from './webhooks/webhook-settings.ts';
 
 export interface ServiceOptions {
   orm: Orm;
@@ -52,6 +58,8 @@ export interface ServiceOptions {
   redirectStaleIfErrorMs?: number;
   /** The largest import file the API takes, in bytes (IMPORT_MAX_BYTES). */
   importMaxBytes?: number;
+  /** WEBHOOK_RETRY_DELAYS, WEBHOOK_LOG_DAYS, WEBHOOK_ALLOW_PRIVATE_TARGETS (docs/webhooks.md). */
+  webhooks?: Partial<WebhookSettings>;
 }
 
 /** Every domain service, built once per process. */
@@ -73,6 +81,9 @@ export interface Services {
   reputation: ReputationChain;
   /** What the process's caches forget, for its own writes and for the change announcements it hears. */
   coherence: CacheCoherence;
+  webhooks: WebhookService;
+  /** Sends the webhooks' deliveries; the server starts and stops it (build-server.ts). */
+  webhookQueue: WebhookQueue;
 }
 
 export function createServices({
@@ -84,6 +95,7 @@ export function createServices({
   linkReadCacheMs,
   redirectStaleIfErrorMs,
   importMaxBytes,
+  webhooks,
 }: ServiceOptions): Services {
   const origin = shortDomain.replace(/\/+$/, '');
   const denylist = new DenylistService(orm);
@@ -98,7 +110,10 @@ export function createServices({
   const coherence = new CacheCoherence(caches);
   const linkChanged = (slug: string) => coherence.linkChanged(slug);
   const callerChanged = (accountId: string) => coherence.callerChanged(accountId);
-  const links = new LinkService(orm, destinations, origin, linkChanged, caches.linkReads);
+  // Every change is recorded in its transaction, for each outlet: the webhooks' outbox (events/).
+  const webhookSettings = { ...DEFAULT_WEBHOOK_SETTINGS, ...webhooks };
+  const changes = new Changes([new WebhookOutbox()]);
+  const links = new LinkService(orm, destinations, origin, linkChanged, caches.linkReads, changes);
   const linkImport = new LinkImportService(links, destinations);
   return {
     accounts: new AccountService(orm, callerChanged),
@@ -108,7 +123,7 @@ export function createServices({
     linkExport: new LinkExportService(orm, origin),
     linkImport,
     sentFileImport: new SentFileImportService(linkImport, importMaxBytes),
-    tags: new TagService(orm),
+    tags: new TagService(orm, changes),
     stats: new StatsService(orm, origin),
     redirects: new RedirectService(orm, {
       cache: caches.redirects,
@@ -118,5 +133,7 @@ export function createServices({
     denylist,
     reputation: chain,
     coherence,
+    webhooks: new WebhookService(orm, hostOf(origin), webhookSettings),
+    webhookQueue: new WebhookQueue(orm, webhookSettings),
   };
 }

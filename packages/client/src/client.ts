@@ -24,6 +24,16 @@ import type {
   TagList,
   TagUpdate,
   UpsertedLink,
+  Webhook,
+  WebhookDelivery,
+  WebhookDeliveryDetail,
+  WebhookDeliveryPage,
+  WebhookDeliveryQuery,
+  WebhookDeliveryRef,
+  WebhookInput,
+  WebhookList,
+  WebhookUpdate,
+  WebhookWithSecret,
 } from './types.ts';
 
 export interface ClientOptions {
@@ -83,6 +93,20 @@ export interface ShortlinksClient {
     link(id: string, query?: StatsQuery): Promise<LinkStats>;
     tag(id: string, query?: StatsQuery): Promise<GroupStats>;
     account(query?: StatsQuery): Promise<GroupStats>;
+  };
+  /** Webhooks (docs/webhooks.md): deliveries signed by the Standard Webhooks scheme. */
+  webhooks: {
+    /** The answer carries the secret, as does {@link rotateSecret}'s: nothing else shows it. */
+    create(input: WebhookInput): Promise<WebhookWithSecret>;
+    list(): Promise<WebhookList>;
+    get(id: string): Promise<Webhook>;
+    update(input: WebhookUpdate): Promise<Webhook>;
+    delete(id: string): Promise<void>;
+    rotateSecret(id: string): Promise<WebhookWithSecret>;
+    deliveries(id: string, query?: WebhookDeliveryQuery): Promise<WebhookDeliveryPage>;
+    delivery(input: WebhookDeliveryRef): Promise<WebhookDeliveryDetail>;
+    retryDelivery(input: WebhookDeliveryRef): Promise<WebhookDelivery>;
+    test(id: string): Promise<WebhookDelivery>;
   };
 }
 
@@ -144,6 +168,18 @@ export function createClient({ baseUrl, apiKey, fetch }: ClientOptions): Shortli
       link: (id, query = {}) => call(() => trpc.stats.link.query({ ...query, id })),
       tag: (id, query = {}) => call(() => trpc.stats.tag.query({ ...query, id })),
       account: (query = {}) => call(() => trpc.stats.account.query(query)),
+    },
+    webhooks: {
+      create: (input) => call(() => trpc.webhooks.create.mutate(input)),
+      list: () => call(() => trpc.webhooks.list.query({})),
+      get: (id) => call(() => trpc.webhooks.get.query({ id })),
+      update: (input) => call(() => trpc.webhooks.update.mutate(input)),
+      delete: (id) => call(() => trpc.webhooks.delete.mutate({ id })),
+      rotateSecret: (id) => call(() => trpc.webhooks.rotateSecret.mutate({ id })),
+      deliveries: (id, query = {}) => call(() => trpc.webhooks.deliveries.query({ ...query, id })),
+      delivery: (input) => call(() => trpc.webhooks.delivery.query(input)),
+      retryDelivery: (input) => call(() => trpc.webhooks.retryDelivery.mutate(input)),
+      test: (id) => call(() => trpc.webhooks.test.mutate({ id })),
     },
   };
 }

@@ -7,6 +7,7 @@ import type {
   BulkUpdateResultSchema,
   CreateLinkBodySchema,
   CreateTagBodySchema,
+  CreateWebhookBodySchema,
   ExportLinksQuerySchema,
   GroupStatsSchema,
   ImportLinksInputSchema,
@@ -15,12 +16,20 @@ import type {
   LinkSchema,
   LinkStatsSchema,
   ListLinksQuerySchema,
+  ListWebhookDeliveriesQuerySchema,
   StatsQuerySchema,
   TagListSchema,
   TagSchema,
   UpdateLinkBodySchema,
   UpdateTagBodySchema,
+  UpdateWebhookBodySchema,
   UpsertedLinkSchema,
+  WebhookDeliveryDetailSchema,
+  WebhookDeliveryPageSchema,
+  WebhookDeliverySchema,
+  WebhookListSchema,
+  WebhookSchema,
+  WebhookWithSecretSchema,
 } from '@shortlinks/contract';
 import type { z } from 'zod';
 
@@ -74,3 +83,18 @@ export type TagColor = Tag['color'];
 export type LinkStats = z.output<typeof LinkStatsSchema>;
 export type GroupStats = z.output<typeof GroupStatsSchema>;
 export type StatsInterval = LinkStats['interval'];
+
+/** `webhooks.create`: where to send which events (docs/webhooks.md). */
+export type WebhookInput = z.input<typeof CreateWebhookBodySchema>;
+/** `webhooks.update`: the webhook id and the fields to change. */
+export type WebhookUpdate = z.input<typeof UpdateWebhookBodySchema> & { id: string };
+export type WebhookDeliveryQuery = z.input<typeof ListWebhookDeliveriesQuerySchema>;
+/** One delivery of one webhook. */
+export type WebhookDeliveryRef = { id: string; delivery_id: string };
+export type Webhook = z.output<typeof WebhookSchema>;
+/** A webhook with its secret, as created or rotated: the only answers that carry it. */
+export type WebhookWithSecret = z.output<typeof WebhookWithSecretSchema>;
+export type WebhookList = z.output<typeof WebhookListSchema>;
+export type WebhookDelivery = z.output<typeof WebhookDeliverySchema>;
+export type WebhookDeliveryDetail = z.output<typeof WebhookDeliveryDetailSchema>;
+export type WebhookDeliveryPage = z.output<typeof WebhookDeliveryPageSchema>;

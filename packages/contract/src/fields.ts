@@ -70,6 +70,8 @@ export const titleField = trimmedText('title', LIMITS.titleChars, 'Spring launch
 
 export const destinationUrlField = absoluteHttpUrl('destination_url');
 export const expirationUrlField = absoluteHttpUrl('expiration_url');
+/** Where a webhook is sent (docs/webhooks.md); the destination rules apply on top. */
+export const webhookUrlField = absoluteHttpUrl('url');
 
 export const slugField = z
   .string({ error: 'slug must be a string' })

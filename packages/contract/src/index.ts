@@ -15,3 +15,4 @@ export * from './tag.ts';
 export * from './text-rules.ts';
 export * from './time.ts';
 export * from './utm-keys.ts';
+export * from './webhook.ts';

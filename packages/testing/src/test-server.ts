@@ -1,6 +1,6 @@
 import { LocalDenylist, type UrlReputation } from '@shortlinks/api/destinations';
 import type { RateLimitSettings } from '@shortlinks/api/plans';
-import { createServices, type Services } from '@shortlinks/api/services';
+import { createServices, type Services, type WebhookSettings } from '@shortlinks/api/services';
 import { createOrm, type Orm } from '@shortlinks/db';
 import type { FastifyInstance } from 'fastify';
 import { createTestDatabase } from './test-database.ts';
@@ -37,6 +37,8 @@ export interface HarnessOptions {
   logStream?: { write(line: string): void };
   /** Each rate limit not set here is {@link GENEROUS_RATE_LIMITS}'s. */
   rateLimits?: Partial<RateLimitSettings>;
+  /** Webhook settings (WEBHOOK_RETRY_DELAYS, …); tests that call a loopback receiver allow private targets. */
+  webhooks?: Partial<WebhookSettings>;
 }
 
 /** What every server builder takes from the harness (apps/server's buildServer takes more). */
@@ -82,6 +84,7 @@ export function testServers<Options extends HarnessBuildOptions>(build: ServerBu
       logLevel = 'warn',
       logStream,
       rateLimits,
+      webhooks,
       ...serverOptions
     } = options;
     const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
@@ -94,6 +97,7 @@ export function testServers<Options extends HarnessBuildOptions>(build: ServerBu
       clicks: { flushIntervalMs: clickFlushMs ?? 60_000, ...(clickBufferMax === undefined ? {} : { maxBuffered: clickBufferMax }) },
       ...(linkReadCacheMs === undefined ? {} : { linkReadCacheMs }),
       ...(redirectStaleIfErrorMs === undefined ? {} : { redirectStaleIfErrorMs }),
+      ...(webhooks === undefined ? {} : { webhooks }),
     });
     const app = await build({
       ...definedOnly(serverOptions),

@@ -5,6 +5,7 @@ import { inTransaction, lockAccount, plainReader, readAccount } from '../databas
 import type { UrlChecks } from '../destinations/bulk-url-checks.ts';
 import type { DestinationChecker } from '../destinations/destination-checker.ts';
 import { AppError } from '../errors.ts';
+import { Changes } from '../events/change-log.ts';
 import type { ExpiryChange } from './expiry.ts';
 import type { TaggedLink } from './link-changes.ts';
 import { countOfMatchingLinks, pageOfMatchingLinks, withPlansForTheSearch } from './link-list-query.ts';
@@ -33,6 +34,7 @@ export class LinkService {
   readonly #destinations: DestinationChecker;
   readonly #shortDomain: string;
   readonly #changed: (slug: string) => void;
+  readonly #changes: Changes;
   /** Links and pages read by GET, kept while nothing of their account's links changes. */
   readonly reads: LinkReadCache;
 
@@ -46,7 +48,9 @@ export class LinkService {
     shortDomain: string,
     changed: (slug: string) => void = () => {},
     reads = new LinkReadCache(),
+    changes = new Changes(),
   ) {
+    this.#changes = changes;
     this.#orm = orm;
     this.#destinations = destinations;
     this.#shortDomain = shortDomain;
@@ -61,9 +65,16 @@ export class LinkService {
    */
   async #writing<T>(accountId: string, lock: boolean, work: (writes: LinkWrites) => Promise<T>): Promise<T> {
     const { result, slugs } = await inTransaction(this.#orm, async (db) => {
-      const writes = new LinkWrites(db, lock ? await lockAccount(db, accountId) : await readAccount(db, accountId));
+      const account = lock ? await lockAccount(db, accountId) : await readAccount(db, accountId);
+      const log = await this.#changes.open(db, accountId);
+      const writes = new LinkWrites(db, account, log.wants());
       const result = await work(writes);
       await writes.finish();
+      // What changed, in this transaction (events/change-log.ts): one record per link, bulk or import.
+      for (const change of writes.changes) {
+        log.add(change.type, 'link' in change ? this.#link(change.link) : { ...change.tag, link_count: 0 });
+      }
+      await log.flush();
       return { result, slugs: writes.slugs };
     });
     for (const slug of slugs) this.#changed(slug);

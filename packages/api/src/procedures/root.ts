@@ -4,11 +4,13 @@ import { errorShapeOf, proceduresOf } from './router-internals.ts';
 import { statsRouter } from './stats.ts';
 import { tagsRouter } from './tags.ts';
 import { router } from './trpc.ts';
+import { webhooksRouter } from './webhooks.ts';
 
 export const appRouter = router({
   links: linksRouter,
   tags: tagsRouter,
   stats: statsRouter,
+  webhooks: webhooksRouter,
 });
 
 export type AppRouter = typeof appRouter;

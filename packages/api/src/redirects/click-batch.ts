@@ -55,7 +55,7 @@ export function clickBatchStatement(groups: ClickGroup[]) {
       from events
     ),
     live as (
-      select e.*, link.account_id, to_timestamp(e.second) as at,
+      select e.*, link.account_id, link.slug, to_timestamp(e.second) as at,
         date_trunc('hour', to_timestamp(e.second), 'UTC') as hour,
         (to_timestamp(e.second) at time zone 'UTC')::date as day
       from hashed e join link on link.id = e.link_id
@@ -122,6 +122,34 @@ export function clickBatchStatement(groups: ClickGroup[]) {
       insert into account_click_weekly_link (account_id, week, link_id, clicks)
       select account_id, date_trunc('week', day)::date, link_id, sum(clicks) from live group by 1, 2, 3 order by 1, 2, 3
       on conflict (account_id, week, link_id) do update set clicks = account_click_weekly_link.clicks + excluded.clicks
+    ),
+    -- link.clicked for the webhooks that subscribe to it (docs/webhooks.md), in this statement: a
+    -- click written has its events, one per click, and a batch refused has none. Never the visitor.
+    click_hooks as (
+      select webhook.id as webhook_id, webhook.account_id from webhook
+      where webhook.enabled and 'link.clicked' = any(webhook.events)
+        and webhook.account_id in (select account_id from live)
+    ),
+    clicked as (
+      select 'evt_' || replace(gen_random_uuid()::text, '-', '') as id, live.account_id,
+        jsonb_build_object('type', 'link.clicked',
+          'timestamp', to_char(clock_timestamp() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+          'data', jsonb_build_object('link_id', live.link_id, 'slug', live.slug,
+            'clicked_at', to_char(live.at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+            'country', live.country, 'device', live.agent_class, 'browser', live.browser, 'os', live.os,
+            'referrer_host', live.referrer_host, 'bot', live.agent_class = 'bot')) as body
+      from live cross join lateral generate_series(1, live.clicks)
+      where live.account_id in (select account_id from click_hooks)
+    ),
+    click_events as (
+      insert into webhook_event (id, account_id, type, body)
+      select id, account_id, 'link.clicked', body from clicked
+      returning id, account_id
+    ),
+    click_deliveries as (
+      insert into webhook_delivery (id, webhook_id, event_id, type)
+      select 'whd_' || replace(gen_random_uuid()::text, '-', ''), click_hooks.webhook_id, click_events.id, 'link.clicked'
+      from click_events join click_hooks using (account_id)
     ),
     -- Clicks of a day that may have closed (tag-stats-cache.ts) reopen the cached tag sums of that day.
     late_tag_days as (

@@ -7,12 +7,37 @@ import { Link } from './link.ts';
 import { LinkSearch } from './link-search.ts';
 import { LinkTag } from './link-tag.ts';
 import { Tag } from './tag.ts';
+import { Webhook, WebhookAttempt, WebhookDelivery, WebhookEvent } from './webhook.ts';
 
-export { Account, ApiKey, Click, DenylistEntry, Link, LinkSearch, LinkTag, Tag };
+export { Account, ApiKey, Click, DenylistEntry, Link, LinkSearch, LinkTag, Tag, Webhook, WebhookAttempt, WebhookDelivery, WebhookEvent };
 
-export const entities = [Account, ApiKey, Click, DenylistEntry, Link, LinkSearch, LinkTag, Tag];
+export const entities = [
+  Account,
+  ApiKey,
+  Click,
+  DenylistEntry,
+  Link,
+  LinkSearch,
+  LinkTag,
+  Tag,
+  Webhook,
+  WebhookEvent,
+  WebhookDelivery,
+  WebhookAttempt,
+];
 
 /** The tables as Kysely sees them, inferred from the entities (property names are column names). */
 export type Database = InferKyselyDB<
-  typeof Account | typeof ApiKey | typeof Click | typeof DenylistEntry | typeof Link | typeof LinkSearch | typeof LinkTag | typeof Tag
+  | typeof Account
+  | typeof ApiKey
+  | typeof Click
+  | typeof DenylistEntry
+  | typeof Link
+  | typeof LinkSearch
+  | typeof LinkTag
+  | typeof Tag
+  | typeof Webhook
+  | typeof WebhookEvent
+  | typeof WebhookDelivery
+  | typeof WebhookAttempt
 >;
