@@ -4,15 +4,26 @@ import { ApiKey } from './api-key.ts';
 import { Click } from './click.ts';
 import { DenylistEntry } from './denylist-entry.ts';
 import { Link } from './link.ts';
+import { LinkClickLimit } from './link-click-limit.ts';
 import { LinkSearch } from './link-search.ts';
 import { LinkTag } from './link-tag.ts';
+import { ServerSecret } from './server-secret.ts';
 import { Tag } from './tag.ts';
 
-export { Account, ApiKey, Click, DenylistEntry, Link, LinkSearch, LinkTag, Tag };
+export { Account, ApiKey, Click, DenylistEntry, Link, LinkClickLimit, LinkSearch, LinkTag, ServerSecret, Tag };
 
-export const entities = [Account, ApiKey, Click, DenylistEntry, Link, LinkSearch, LinkTag, Tag];
+export const entities = [Account, ApiKey, Click, DenylistEntry, Link, LinkClickLimit, LinkSearch, LinkTag, ServerSecret, Tag];
 
 /** The tables as Kysely sees them, inferred from the entities (property names are column names). */
 export type Database = InferKyselyDB<
-  typeof Account | typeof ApiKey | typeof Click | typeof DenylistEntry | typeof Link | typeof LinkSearch | typeof LinkTag | typeof Tag
+  | typeof Account
+  | typeof ApiKey
+  | typeof Click
+  | typeof DenylistEntry
+  | typeof Link
+  | typeof LinkClickLimit
+  | typeof LinkSearch
+  | typeof LinkTag
+  | typeof ServerSecret
+  | typeof Tag
 >;
