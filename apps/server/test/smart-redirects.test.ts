@@ -135,7 +135,12 @@ describe('password-protected links', () => {
   test('a form posted from another site is refused (403) before the password is read: no cookie, no guess counted', async () => {
     await createLink(alice, { slug: 'pw-csrf', password: 'cross-pass' });
     const me = newVisitor();
-    for (const headers of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }, { origin: 'null' }]) {
+    const crossSite: Record<string, string>[] = [
+      { origin: 'https://evil.example' },
+      { 'sec-fetch-site': 'cross-site' },
+      { origin: 'null' },
+    ];
+    for (const headers of crossSite) {
       const response = await sendPassword('pw-csrf', 'cross-pass', { ...headers, 'x-forwarded-for': me });
       expect(response.status).toBe(403);
       expect(response.headers.get('set-cookie')).toBeNull();
