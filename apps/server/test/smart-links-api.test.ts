@@ -143,3 +143,75 @@ describe('smart link fields', () => {
     expect((await getLink(alice, link.id)).max_clicks).toBe(4);
   });
 });
+
+describe('export and import carry the smart fields', () => {
+  async function exported(account: TestAccount, format: 'csv' | 'jsonl') {
+    const response = await fetch(`${server.api}/links/export?format=${format}&search=round-trip`, {
+      headers: { authorization: `Bearer ${account.key}` },
+    });
+    expect(response.status).toBe(200);
+    return response.text();
+  }
+
+  async function imported(account: TestAccount, file: string, format: 'csv' | 'jsonl') {
+    const response = await fetch(`${server.api}/links/import?format=shortlinks-${format}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${account.key}`, 'content-type': format === 'csv' ? 'text/csv' : 'application/jsonl' },
+      body: file,
+    });
+    const text = await response.text();
+    expect(response.status, text).toBe(200);
+    return JSON.parse(text);
+  }
+
+  test.each(['csv', 'jsonl'] as const)(
+    '%s: a link exported by one account is imported by another with its password, limit, rules and preview',
+    async (format) => {
+      const slug = `round-trip-${format}`;
+      const original = await createLink(alice, {
+        slug,
+        title: 'round-trip',
+        password: 'round-pass',
+        max_clicks: 12,
+        rules: [{ if: { query: { a: '"b,c"' } }, destination_url: 'https://example.com/rule' }],
+        preview: { title: '=1+1, "quoted"', description: 'Tab-free, comma, "quote"' },
+      });
+      const file = await exported(alice, format);
+      expect(file).not.toContain('round-pass');
+      const bob = await createAccount(server);
+      await alice.call('DELETE', `/links/${original.id}`);
+      const report = await imported(bob, file, format);
+      expect(report).toMatchObject({ created: 1, refused: 0 });
+      const copy = (await bob.call('GET', `/links?search=${slug}`)).body.links[0];
+      expect(copy).toMatchObject({ slug, password_protected: true, max_clicks: 12, rules: original.rules, preview: original.preview });
+      const password = await fetch(`${server.origin}/${slug}`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'password=round-pass',
+      });
+      expect(password.status).toBe(302);
+    },
+  );
+
+  test('an import refuses a bad smart field with its field, and a password_hash that is not argon2id', async () => {
+    const lines = [
+      JSON.stringify({ destination_url: 'https://example.com/i1', slug: 'imp-bad-1', max_clicks: 0 }),
+      JSON.stringify({
+        destination_url: 'https://example.com/i2',
+        slug: 'imp-bad-2',
+        rules: [{ if: { country: 'QQ' }, destination_url: 'https://example.com/' }],
+      }),
+      JSON.stringify({ destination_url: 'https://example.com/i3', slug: 'imp-bad-3', password_hash: 'plaintext' }),
+      JSON.stringify({ destination_url: 'https://example.com/i4', slug: 'imp-bad-4', preview: { image_url: 'http://127.0.0.1/x.png' } }),
+    ].join('\n');
+    const report = await imported(alice, lines, 'jsonl');
+    expect(report.refused).toBe(4);
+    expect(report.refusals.map((refusal: { field: string }) => refusal.field)).toEqual([
+      'max_clicks',
+      'rules[0].if.country',
+      'password_hash',
+      'preview.image_url',
+    ]);
+  });
+});
