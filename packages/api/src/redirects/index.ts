@@ -14,6 +14,7 @@ export {
   type DroppedClicks,
   type FlushObserver,
 } from './click-recorder.ts';
+export { hashPassword } from './link-password.ts';
 export { escapeHtml, isPreviewBot, previewPage } from './link-previews.ts';
 export { UNLOCK_COOKIE, UNLOCK_SECONDS } from './link-unlocks.ts';
 export { PASSWORD_GUESS_WINDOW_MS, PER_LINK, PER_VISITOR } from './password-guesses.ts';
