@@ -17,6 +17,7 @@ import { LinkService } from './links/link-service.ts';
 import { ClickRecorder, type ClickRecorderOptions } from './redirects/click-recorder.ts';
 import { RedirectCache } from './redirects/redirect-cache.ts';
 import { RedirectService } from './redirects/redirect-service.ts';
+import { SmartRedirects } from './redirects/smart-redirects.ts';
 import { StatsService } from './stats/stats-service.ts';
 import { TagService } from './tags/tag-service.ts';
 import { WebhookOutbox } from './webhooks/webhook-outbox.ts';
@@ -75,6 +76,8 @@ export interface Services {
   tags: TagService;
   stats: StatsService;
   redirects: RedirectService;
+  /** Passwords, click limits, rules and previews on the redirect path (issue #30). */
+  smartRedirects: SmartRedirects;
   clicks: ClickRecorder;
   denylist: DenylistService;
   /** Every destination check: the stored denylist, then the configured sources (metrics observe it). */
@@ -129,6 +132,7 @@ export function createServices({
       cache: caches.redirects,
       ...(redirectStaleIfErrorMs === undefined ? {} : { staleIfErrorMs: redirectStaleIfErrorMs }),
     }),
+    smartRedirects: new SmartRedirects(orm, origin),
     clicks: new ClickRecorder(orm, { ...clicks, written: () => coherence.clicksWritten() }),
     denylist,
     reputation: chain,

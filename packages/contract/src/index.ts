@@ -1,3 +1,4 @@
+export * from './country-codes.ts';
 export * from './error-body.ts';
 export * from './errors.ts';
 export * from './fields.ts';
@@ -9,6 +10,7 @@ export * from './link-export.ts';
 export * from './link-import.ts';
 export * from './public-host.ts';
 export * from './slug.ts';
+export * from './smart-link-fields.ts';
 export * from './special-use-names.ts';
 export * from './stats.ts';
 export * from './tag.ts';

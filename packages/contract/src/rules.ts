@@ -2,6 +2,7 @@
 // public hosts, UTM keys and units of time. Browser bundles that only need these (the extension, the
 // UI components) import this entry and carry no zod; Plasmo's Parcel also mis-bundles zod 4's
 // namespace re-export, which broke every extension page (docs/extension.md, *Building*).
+export * from './country-codes.ts';
 export * from './import-rules.ts';
 export * from './limits.ts';
 export * from './public-host.ts';

@@ -13,12 +13,15 @@ import { type UnfilteredPage, unfilteredPage } from './link-page-query.ts';
 import { LinkReadCache } from './link-read-cache.ts';
 import { findLiveLinkWithTags, LINK_READ_COLUMNS, type LinkWithTags, sortedTags, tagsColumn, toLink } from './link-reads.ts';
 import { LinkWrites } from './link-writes.ts';
+import { preparedSmartChange, type SmartChange } from './smart-link-fields.ts';
 
 /** A create/upsert body after the checks that need no transaction (and must not run inside one). */
 export interface PreparedLink {
   body: CreateLinkBody;
   destination: string;
   expiry: ExpiryChange;
+  /** The smart fields (smart-link-fields.ts): rules and preview checked, the password hashed. */
+  smart: SmartChange;
 }
 
 /** A PATCH body after the same checks: the destination as it will be stored, if it changes. */
@@ -26,6 +29,7 @@ export interface PreparedChanges {
   body: UpdateLinkBody;
   destination: string | undefined;
   expiry: ExpiryChange;
+  smart: SmartChange;
 }
 
 /** Links: the rules of the spec's POST/GET/PATCH/DELETE /links and POST /links/upsert. */
@@ -113,6 +117,7 @@ export class LinkService {
         tag_names: request.tag_names,
         comments: request.comments,
         expiry: prepared.expiry,
+        smart: prepared.smart,
       });
       return { ...this.#link(link), created: false };
     });
@@ -188,7 +193,7 @@ export class LinkService {
   }
 
   /** PATCH /links/{id} once its URLs are checked ({@link prepareChanges}): a bulk call checks its one change once. */
-  async updatePrepared(accountId: string, ref: string, { body, destination, expiry }: PreparedChanges): Promise<Link> {
+  async updatePrepared(accountId: string, ref: string, { body, destination, expiry, smart }: PreparedChanges): Promise<Link> {
     // New tags may count toward the tag limit: then the account is locked, always before the link.
     return this.#writing(accountId, Boolean(body.tag_names?.length), async (writes) => {
       const row = await writes.liveLink(ref);
@@ -200,6 +205,7 @@ export class LinkService {
         tag_names: body.tag_names,
         comments: body.comments,
         expiry,
+        smart,
       });
       return this.#link(link);
     });
@@ -224,7 +230,7 @@ export class LinkService {
       urls.finalDestination('destination_url', body.destination_url, body.utm),
       this.#expiryChange(urls, body.expires_at, body.expiration_url),
     );
-    return { body, destination, expiry };
+    return { body, destination, expiry, smart: await preparedSmartChange(body, urls) };
   }
 
   /** The URL checks of a PATCH body, as {@link prepare}'s. */
@@ -235,7 +241,7 @@ export class LinkService {
         : urls.finalDestination('destination_url', body.destination_url, body.utm),
       this.#expiryChange(urls, body.expires_at, body.expiration_url),
     );
-    return { body, destination, expiry };
+    return { body, destination, expiry, smart: await preparedSmartChange(body, urls) };
   }
 
   /** The expiry fields of a request, with the fallback URL checked; '' means "remove", like null. */
@@ -258,7 +264,7 @@ export class LinkService {
 }
 
 /** The link a create or upsert body makes, its URLs checked. */
-function newLinkOf({ body, destination, expiry }: PreparedLink) {
+function newLinkOf({ body, destination, expiry, smart }: PreparedLink) {
   return {
     slug: body.slug,
     destination_url: destination,
@@ -268,6 +274,7 @@ function newLinkOf({ body, destination, expiry }: PreparedLink) {
     expiry,
     tag_ids: body.tag_ids,
     tag_names: body.tag_names,
+    smart,
   };
 }
 

@@ -4,10 +4,12 @@ import { effectiveLimits } from '../accounts/plans.ts';
 import type { AccountRow, Db } from '../database/database.ts';
 import { AppError } from '../errors.ts';
 import { newId } from '../ids.ts';
+import { startCounting, stopCounting } from '../redirects/click-limit.ts';
 import { byName, createTags, findTags, setLinkTags } from '../tags/tag-resolution.ts';
 import { changedFields, keepsTags, type LinkChange, type NewLink, newExpiry, type TaggedLink } from './link-changes.ts';
 import { insertWithSlug } from './link-insert.ts';
 import { findLiveLink, LINK_COLUMNS, LINK_FIELDS, type LinkRow, sortedTags, tagsColumn, tagsOfLinks } from './link-reads.ts';
+import { changedSmartFields, NO_SMART_FIELDS } from './smart-link-fields.ts';
 
 /**
  * What a transaction of link writes changed, for the change log (events/change-log.ts): the
@@ -85,11 +87,13 @@ export class LinkWrites {
         comments: link.comments,
         expires_at: expiry.expires_at,
         expiration_url: expiry.expiration_url,
+        ...changedSmartFields(NO_SMART_FIELDS, link.smart),
         ...(link.created_at ? { created_at: link.created_at } : {}),
       },
       link.slug,
     );
     this.#liveLinks++;
+    if (inserted.max_clicks !== null) await startCounting(this.#db, inserted.id, 0);
     const carried = await this.#created(tags);
     if (carried.length > 0) this.#newLinkTags.set(inserted.id, carried);
     if (inserted.external_id !== null) this.#externalIds.set(inserted.external_id, inserted.id);
@@ -124,6 +128,9 @@ export class LinkWrites {
       .where('id', '=', link.id)
       .returning(LINK_FIELDS)
       .executeTakeFirstOrThrow();
+    if (updated.max_clicks === null ? link.max_clicks !== null : link.max_clicks === null) {
+      await (updated.max_clicks === null ? stopCounting(this.#db, link.id) : startCounting(this.#db, link.id, Number(updated.click_count)));
+    }
     if (link.external_id !== null && link.external_id !== updated.external_id) this.#externalIds.set(link.external_id, undefined);
     if (updated.external_id !== null) this.#externalIds.set(updated.external_id, updated.id);
     this.slugs.add(updated.slug);

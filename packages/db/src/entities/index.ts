@@ -4,12 +4,29 @@ import { ApiKey } from './api-key.ts';
 import { Click } from './click.ts';
 import { DenylistEntry } from './denylist-entry.ts';
 import { Link } from './link.ts';
+import { LinkClickLimit } from './link-click-limit.ts';
 import { LinkSearch } from './link-search.ts';
 import { LinkTag } from './link-tag.ts';
+import { ServerSecret } from './server-secret.ts';
 import { Tag } from './tag.ts';
 import { Webhook, WebhookAttempt, WebhookDelivery, WebhookEvent } from './webhook.ts';
 
-export { Account, ApiKey, Click, DenylistEntry, Link, LinkSearch, LinkTag, Tag, Webhook, WebhookAttempt, WebhookDelivery, WebhookEvent };
+export {
+  Account,
+  ApiKey,
+  Click,
+  DenylistEntry,
+  Link,
+  LinkClickLimit,
+  LinkSearch,
+  LinkTag,
+  ServerSecret,
+  Tag,
+  Webhook,
+  WebhookAttempt,
+  WebhookDelivery,
+  WebhookEvent,
+};
 
 export const entities = [
   Account,
@@ -17,8 +34,10 @@ export const entities = [
   Click,
   DenylistEntry,
   Link,
+  LinkClickLimit,
   LinkSearch,
   LinkTag,
+  ServerSecret,
   Tag,
   Webhook,
   WebhookEvent,
@@ -33,8 +52,10 @@ export type Database = InferKyselyDB<
   | typeof Click
   | typeof DenylistEntry
   | typeof Link
+  | typeof LinkClickLimit
   | typeof LinkSearch
   | typeof LinkTag
+  | typeof ServerSecret
   | typeof Tag
   | typeof Webhook
   | typeof WebhookEvent

@@ -13,6 +13,7 @@ import { Migration20261126080000_link_searched_text } from './Migration202611260
 import { Migration20261127090000_account_links_changes } from './Migration20261127090000_account_links_changes.ts';
 import { Migration20261127100000_link_slug_changes } from './Migration20261127100000_link_slug_changes.ts';
 import { Migration20261127112900_webhooks } from './Migration20261127112900_webhooks.ts';
+import { Migration20261127300000_smart_links } from './Migration20261127300000_smart_links.ts';
 
 /** Every migration in order. Listed explicitly so no file-system discovery is needed at run time. */
 export const migrationsList: MigrationObject[] = [
@@ -30,4 +31,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261127090000_account_links_changes', class: Migration20261127090000_account_links_changes },
   { name: 'Migration20261127100000_link_slug_changes', class: Migration20261127100000_link_slug_changes },
   { name: 'Migration20261127112900_webhooks', class: Migration20261127112900_webhooks },
+  { name: 'Migration20261127300000_smart_links', class: Migration20261127300000_smart_links },
 ];
