@@ -13,9 +13,11 @@ import { SentFileImportService } from './links/import/sent-file-import.ts';
 import { LinkBulkService } from './links/link-bulk-service.ts';
 import { LinkReadCache } from './links/link-read-cache.ts';
 import { LinkService } from './links/link-service.ts';
+import { QrCodeService } from './links/qr-code.ts';
 import { ClickRecorder, type ClickRecorderOptions } from './redirects/click-recorder.ts';
 import { RedirectCache } from './redirects/redirect-cache.ts';
 import { RedirectService } from './redirects/redirect-service.ts';
+import { bundledGeoDatabases, GeoLookup } from './stats/geo-lookup.ts';
 import { StatsService } from './stats/stats-service.ts';
 import { TagService } from './tags/tag-service.ts';
 
@@ -66,6 +68,8 @@ export interface Services {
   sentFileImport: SentFileImportService;
   tags: TagService;
   stats: StatsService;
+  /** Links' QR codes (GET /links/{id}/qr). */
+  qrCodes: QrCodeService;
   redirects: RedirectService;
   clicks: ClickRecorder;
   denylist: DenylistService;
@@ -110,11 +114,13 @@ export function createServices({
     sentFileImport: new SentFileImportService(linkImport, importMaxBytes),
     tags: new TagService(orm),
     stats: new StatsService(orm, origin),
+    qrCodes: new QrCodeService(links),
     redirects: new RedirectService(orm, {
       cache: caches.redirects,
       ...(redirectStaleIfErrorMs === undefined ? {} : { staleIfErrorMs: redirectStaleIfErrorMs }),
     }),
-    clicks: new ClickRecorder(orm, { ...clicks, written: () => coherence.clicksWritten() }),
+    // A plain install places clicks with the bundled IP database (docs/statistics.md).
+    clicks: new ClickRecorder(orm, { geo: new GeoLookup(bundledGeoDatabases()), ...clicks, written: () => coherence.clicksWritten() }),
     denylist,
     reputation: chain,
     coherence,

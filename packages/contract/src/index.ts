@@ -8,6 +8,8 @@ export * from './link-bulk.ts';
 export * from './link-export.ts';
 export * from './link-import.ts';
 export * from './public-host.ts';
+export * from './qr.ts';
+export * from './qr-rules.ts';
 export * from './slug.ts';
 export * from './special-use-names.ts';
 export * from './stats.ts';
