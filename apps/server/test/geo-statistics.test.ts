@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { ClickRecorder, GeoLookup } from '@shortlinks/api/redirects';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readConfig } from '../src/env.ts';
 import { createAccount, createLink, startTestServer, type TestAccount, type TestServer } from './harness.ts';
@@ -96,6 +97,18 @@ describe('countries and cities from the bundled IP database', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]?.row).not.toContain('8.8.4.4');
     expect(JSON.parse(rows[0]?.row ?? '{}')).toMatchObject({ country: 'US', trigger: 'link' });
+  });
+
+  test('a database that cannot be read: the clicks are written all the same, without a place, and the log says why', async () => {
+    const link = await createLink(alice, { slug: 'geo-unreadable' });
+    const log: string[] = [];
+    const recorder = new ClickRecorder(server.orm, { geo: new GeoLookup([import.meta.filename]), log: (line) => log.push(line) });
+    const agent = { device: 'desktop', browser: 'Chrome', os: 'Windows' } as const;
+    recorder.record({ linkId: link.id, at: Date.now(), referrerHost: null, agent, country: null, clientIp: '8.8.8.8', userAgent: BROWSER });
+    await recorder.flush();
+    const stats = await breakdowns(link.id);
+    expect(stats.countries).toEqual([{ value: null, clicks: 1 }]);
+    expect(log).toEqual([expect.stringMatching(/^could not look 1 click group up in the IP database, written without a place: /)]);
   });
 
   test('the tag and account statistics have the cities too', async () => {
