@@ -1,7 +1,9 @@
+import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
 import type { RemoteReputationSettings } from '@shortlinks/api/destinations';
 import { DEFAULT_RATE_LIMITS } from '@shortlinks/api/plans';
 import {
+  bundledGeoDatabases,
   DEFAULT_CLICK_BUFFER_MAX,
   DEFAULT_CLICK_FLUSH_MS,
   DEFAULT_RETENTION_DAYS,
@@ -60,6 +62,8 @@ const EnvSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9-]+$/, 'must be an HTTP header name such as CF-IPCountry')
     .optional(),
+  /** The IP-to-location MMDB file clicks are placed with (docs/statistics.md); unset: the bundled DB-IP Lite; `none`: no lookup. */
+  GEOIP_DATABASE: z.string().optional(),
   /** Raw click events older than this many days are deleted (statistics rollups are kept); 0 keeps them. */
   CLICK_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(DEFAULT_RETENTION_DAYS),
   /** Comma-separated domains the default reputation check refuses (with their subdomains). */
@@ -162,6 +166,10 @@ export interface Config {
   /** Lower-cased header name, or undefined. */
   clickCountryHeader: string | undefined;
   clickRetentionDays: number;
+  /** The IP-to-location databases (MMDB) clicks are placed with: the bundled pair by default; empty: none. */
+  geoipDatabases: string[];
+  /** Whether the operator named the database (GEOIP_DATABASE): it is opened at start-up, to stop there if it is unreadable. */
+  geoipDatabaseSet: boolean;
   reputation: RemoteReputationSettings;
   redirectRateLimit: number;
   redirectStaleIfErrorMs: number;
@@ -191,6 +199,10 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): { confi
   if (value.METRICS_PORT !== undefined && value.METRICS_PORT !== 0 && value.METRICS_PORT === value.PORT) {
     return { problems: [`METRICS_PORT: must differ from PORT (${value.PORT})`] };
   }
+  const geoipDatabase =
+    value.GEOIP_DATABASE === undefined || value.GEOIP_DATABASE === 'none' ? undefined : path.resolve(cwd, value.GEOIP_DATABASE);
+  const geoipProblem = geoipDatabase === undefined ? undefined : unreadableFile(geoipDatabase);
+  if (geoipProblem) return { problems: [`GEOIP_DATABASE: ${geoipProblem}`] };
   // An idle connection is one whose request has arrived and whose answer has not started: it must
   // outlast a request still arriving, and the slowest answer: a bulk call waiting on its items' URL
   // checks, BULK_URL_CHECK_ROUNDS checks' time at most (bulk-url-checks.ts).
@@ -217,6 +229,8 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): { confi
       clickBufferMax: value.CLICK_BUFFER_MAX,
       clickCountryHeader: value.CLICK_COUNTRY_HEADER?.toLowerCase(),
       clickRetentionDays: value.CLICK_RETENTION_DAYS,
+      geoipDatabases: value.GEOIP_DATABASE === 'none' ? [] : geoipDatabase ? [geoipDatabase] : bundledGeoDatabases(),
+      geoipDatabaseSet: geoipDatabase !== undefined,
       denylist: value.URL_DENYLIST.split(',')
         .map((domain) => domain.trim())
         .filter(Boolean),
@@ -256,6 +270,18 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): { confi
       },
     },
   };
+}
+
+/** Why `file` cannot be read as a database, or undefined when it can. */
+function unreadableFile(file: string): string | undefined {
+  try {
+    if (!statSync(file).isFile()) return `${file} is not a file`;
+    accessSync(file, constants.R_OK);
+    return undefined;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? `no such file: ${file}` : `cannot read ${file} (${code ?? (error as Error).message})`;
+  }
 }
 
 /** TRUST_PROXY as Fastify takes it: unset (no proxy), `true`/`false`, a hop count, or proxy addresses. */

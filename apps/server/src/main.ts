@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { LocalDenylist, ReputationChain, remoteReputation } from '@shortlinks/api/destinations';
+import { GeoLookup } from '@shortlinks/api/redirects';
 import { createServices } from '@shortlinks/api/services';
 import { ensureFirstAccount } from './bootstrap.ts';
 import { buildServer } from './build-server.ts';
@@ -16,6 +17,15 @@ const { config, problems } = readConfig(process.env, repoRoot);
 if (!config) {
   for (const problem of problems) console.error(`config: ${problem}`);
   process.exit(1);
+}
+// A database the operator named is opened now, so a file that is not one stops the start here;
+// the bundled one is opened by the first click that needs it (docs/statistics.md).
+const geo = new GeoLookup(config.geoipDatabases);
+if (config.geoipDatabaseSet) {
+  await geo.load().catch((error: unknown) => {
+    console.error(`config: GEOIP_DATABASE: ${config.geoipDatabases[0]} is not a readable MMDB file (${(error as Error).message})`);
+    process.exit(1);
+  });
 }
 
 // The web dashboard is built (when missing or stale) while the database starts.
@@ -49,6 +59,7 @@ const services = createServices({
     flushIntervalMs: config.clickFlushMs,
     maxBuffered: config.clickBufferMax,
     retentionDays: config.clickRetentionDays,
+    geo,
     log: (message) => warn(message),
   },
   redirectStaleIfErrorMs: config.redirectStaleIfErrorMs,

@@ -14,10 +14,12 @@ import { SentFileImportService } from './links/import/sent-file-import.ts';
 import { LinkBulkService } from './links/link-bulk-service.ts';
 import { LinkReadCache } from './links/link-read-cache.ts';
 import { LinkService } from './links/link-service.ts';
+import { QrCodeService } from './links/qr-code.ts';
 import { ClickRecorder, type ClickRecorderOptions } from './redirects/click-recorder.ts';
 import { RedirectCache } from './redirects/redirect-cache.ts';
 import { RedirectService } from './redirects/redirect-service.ts';
 import { SmartRedirects } from './redirects/smart-redirects.ts';
+import { bundledGeoDatabases, GeoLookup } from './stats/geo-lookup.ts';
 import { StatsService } from './stats/stats-service.ts';
 import { TagService } from './tags/tag-service.ts';
 import { WebhookOutbox } from './webhooks/webhook-outbox.ts';
@@ -75,6 +77,8 @@ export interface Services {
   sentFileImport: SentFileImportService;
   tags: TagService;
   stats: StatsService;
+  /** Links' QR codes (GET /links/{id}/qr). */
+  qrCodes: QrCodeService;
   redirects: RedirectService;
   /** Passwords, click limits, rules and previews on the redirect path (issue #30). */
   smartRedirects: SmartRedirects;
@@ -128,12 +132,14 @@ export function createServices({
     sentFileImport: new SentFileImportService(linkImport, importMaxBytes),
     tags: new TagService(orm, changes),
     stats: new StatsService(orm, origin),
+    qrCodes: new QrCodeService(links),
     redirects: new RedirectService(orm, {
       cache: caches.redirects,
       ...(redirectStaleIfErrorMs === undefined ? {} : { staleIfErrorMs: redirectStaleIfErrorMs }),
     }),
     smartRedirects: new SmartRedirects(orm, origin),
-    clicks: new ClickRecorder(orm, { ...clicks, written: () => coherence.clicksWritten() }),
+    // A plain install places clicks with the bundled IP database (docs/statistics.md).
+    clicks: new ClickRecorder(orm, { geo: new GeoLookup(bundledGeoDatabases()), ...clicks, written: () => coherence.clicksWritten() }),
     denylist,
     reputation: chain,
     coherence,

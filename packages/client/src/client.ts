@@ -18,6 +18,8 @@ import type {
   LinkPage,
   LinkStats,
   LinkUpdate,
+  QrCode,
+  QrCodeQuery,
   StatsQuery,
   Tag,
   TagInput,
@@ -80,6 +82,12 @@ export interface ShortlinksClient {
      * (`PAYLOAD_TOO_LARGE`).
      */
     import(input: ImportInput): Promise<ImportReport>;
+    /**
+     * The link's QR code (docs/redirects.md): it encodes `short_url?qr=1`, so a visit from it is
+     * counted as a scan. `data` is the SVG document, or the PNG in base64
+     * (`Buffer.from(code.data, 'base64')`).
+     */
+    qr(id: string, query?: QrCodeQuery): Promise<QrCode>;
   };
   tags: {
     create(input: TagInput): Promise<Tag>;
@@ -157,6 +165,7 @@ export function createClient({ baseUrl, apiKey, fetch }: ClientOptions): Shortli
       bulkDelete: (input) => call(() => trpc.links.bulkDelete.mutate(input)),
       export: (query = {}) => call(async () => streamed(await trpc.links.export.query(query))),
       import: (input) => call(() => trpc.links.import.mutate(input)),
+      qr: (id, query = {}) => call(() => trpc.links.qr.query({ ...query, id })),
     },
     tags: {
       create: (input) => call(() => trpc.tags.create.mutate(input)),

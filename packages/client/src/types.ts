@@ -13,6 +13,8 @@ import type {
   ImportLinksInputSchema,
   ImportReportSchema,
   LinkPageSchema,
+  LinkQrCodeSchema,
+  LinkQrQuerySchema,
   LinkSchema,
   LinkStatsSchema,
   ListLinksQuerySchema,
@@ -57,6 +59,10 @@ export type TagChanges = z.input<typeof UpdateTagBodySchema>;
 /** `tags.update`: the tag id and its new name and/or colour. */
 export type TagUpdate = TagChanges & { id: string };
 export type StatsQuery = z.input<typeof StatsQuerySchema>;
+/** `links.qr`: the image's format (`svg`, the default, or `png`), size, margin, error correction level and colours. */
+export type QrCodeQuery = Omit<z.input<typeof LinkQrQuerySchema>, 'id'>;
+/** A link's QR code: `data` is the SVG document, or the PNG in base64; `text` what it encodes (`short_url?qr=1`). */
+export type QrCode = z.output<typeof LinkQrCodeSchema>;
 /** `links.export`: the file format, `csv` (the default) or `jsonl`. */
 export type ExportQuery = z.input<typeof ExportLinksQuerySchema>;
 /**

@@ -9,6 +9,8 @@ export * from './link-bulk.ts';
 export * from './link-export.ts';
 export * from './link-import.ts';
 export * from './public-host.ts';
+export * from './qr.ts';
+export * from './qr-rules.ts';
 export * from './slug.ts';
 export * from './smart-link-fields.ts';
 export * from './special-use-names.ts';

@@ -6,6 +6,7 @@ export * from './country-codes.ts';
 export * from './import-rules.ts';
 export * from './limits.ts';
 export * from './public-host.ts';
+export * from './qr-rules.ts';
 export * from './slug.ts';
 export * from './special-use-names.ts';
 export * from './text-rules.ts';

@@ -41,7 +41,7 @@ export async function redirectPlugin(app: FastifyInstance, { visits, visitCounts
       return sendPage(reply.header('retry-after', String(UNAVAILABLE_RETRY_AFTER_SECONDS)), 503, UNAVAILABLE_PAGE);
     }
 
-    visits.recordClick(outcome.linkId, now, request.method, request.headers, request.ip);
+    visits.recordClick(outcome.linkId, now, request.method, request.headers, request.ip, request.url);
     return reply.code(302).headers(redirectHeaders(outcome.location)).send();
   }
 

@@ -1,8 +1,16 @@
 import type { Database } from '@shortlinks/db';
 import { type Kysely, sql } from 'kysely';
-import { boundedCountry, boundedDevice, boundedText, boundedVisitor, CLICK_VALUE_LIMITS } from './click-values.ts';
+import {
+  boundedCountry,
+  boundedDevice,
+  boundedText,
+  boundedTrigger,
+  boundedVisitor,
+  CLICK_VALUE_LIMITS,
+  type ClickTrigger,
+} from './click-values.ts';
 
-/** Visits that are the same event: one link, one second, one visitor, one referrer host, one agent, one country. */
+/** Visits that are the same event: one link, one second, one visitor, one referrer host, one agent, one country, one trigger. */
 export interface ClickGroup {
   linkId: string;
   second: number;
@@ -11,6 +19,14 @@ export interface ClickGroup {
   browser: string | null;
   os: string | null;
   country: string | null;
+  /** The city the IP database placed the visitor in (in `country`), once the flush looked it up. */
+  city: string | null;
+  /**
+   * The visitor's address, only in memory and only until the flush looks it up (geo-lookup.ts):
+   * then null. Never written.
+   */
+  address: string | null;
+  trigger: ClickTrigger;
   /** The visitor's daily hash as 16 hex digits (VisitorSalts), stored as a bigint. */
   visitor: string | null;
   clicks: number;
@@ -35,9 +51,9 @@ export async function writeClickBatch(db: Kysely<Database>, groups: ClickGroup[]
  * cannot hold, is written as unknown. Off the redirect path, once per group.
  */
 export function clickBatchStatement(groups: ClickGroup[]) {
-  const { referrerHost, browser, os } = CLICK_VALUE_LIMITS;
+  const { referrerHost, browser, os, city } = CLICK_VALUE_LIMITS;
   return sql`
-    with events (link_id, second, referrer_host, agent_class, browser, os, country, visitor, clicks) as (
+    with events (link_id, second, referrer_host, agent_class, browser, os, country, city, trigger, visitor, clicks) as (
       select * from unnest(
         ${groups.map((g) => g.linkId)}::text[],
         ${groups.map((g) => g.second)}::float8[],
@@ -46,11 +62,13 @@ export function clickBatchStatement(groups: ClickGroup[]) {
         ${groups.map((g) => boundedText(g.browser, browser))}::text[],
         ${groups.map((g) => boundedText(g.os, os))}::text[],
         ${groups.map((g) => boundedCountry(g.country))}::text[],
+        ${groups.map((g) => (boundedCountry(g.country) === null ? null : boundedText(g.city?.replaceAll('	', ' '), city)))}::text[],
+        ${groups.map((g) => boundedTrigger(g.trigger))}::text[],
         ${groups.map((g) => boundedVisitor(g.visitor))}::text[],
         ${groups.map((g) => g.clicks)}::int4[])
     ),
     hashed as (
-      select link_id, second, referrer_host, agent_class, browser, os, country,
+      select link_id, second, referrer_host, agent_class, browser, os, country, city, trigger,
         ('x' || visitor)::bit(64)::int8 as visitor, clicks
       from events
     ),
@@ -61,8 +79,8 @@ export function clickBatchStatement(groups: ClickGroup[]) {
       from hashed e join link on link.id = e.link_id
     ),
     recorded as (
-      insert into click (link_id, occurred_at, referrer_host, agent_class, browser, os, country, visitor, clicks)
-      select link_id, at, referrer_host, agent_class, browser, os, country, visitor, clicks from live
+      insert into click (link_id, occurred_at, referrer_host, agent_class, browser, os, country, city, trigger, visitor, clicks)
+      select link_id, at, referrer_host, agent_class, browser, os, country, city, trigger, visitor, clicks from live
     ),
     firsts as (
       select link_id, day, visitor, min(hour) as hour from live where visitor is not null group by 1, 2, 3
@@ -101,7 +119,10 @@ export function clickBatchStatement(groups: ClickGroup[]) {
         ('device', live.agent_class),
         ('browser', coalesce(live.browser, '')),
         ('os', coalesce(live.os, '')),
-        ('country', coalesce(live.country, ''))) d (dimension, value)
+        ('country', coalesce(live.country, '')),
+        -- A city is its country's code, a tab and its name (click-values.ts, cityDimensionValue).
+        ('city', coalesce(live.country || E'\t' || live.city, '')),
+        ('trigger', live.trigger)) d (dimension, value)
     ),
     link_dimensions as (
       insert into click_daily_dimension (link_id, day, dimension, value, clicks)

@@ -3,6 +3,8 @@
  * recorder (started, flushed and stopped with the server; its counts for metrics), and the
  * descriptions of a visitor the server's logs and tests share.
  */
+
+export { bundledGeoDatabases, type GeoLocation, GeoLookup } from '../stats/geo-lookup.ts';
 export { describeAgent, isBot, type VisitorAgent } from './agent-class.ts';
 export {
   type ClickCounts,

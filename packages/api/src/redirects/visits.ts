@@ -1,5 +1,6 @@
 import { countryCode, describeAgent, referrerHost } from './agent-class.ts';
 import type { ClickRecorder } from './click-recorder.ts';
+import { isQrScan } from './qr-scan.ts';
 import type { RedirectOutcome, RedirectService } from './redirect-service.ts';
 import type { PasswordAttempt, SmartOutcome, SmartRedirects, SmartTarget } from './smart-redirects.ts';
 import { VisitLimiter } from './visit-limiter.ts';
@@ -118,9 +119,10 @@ export class Visits {
    * Records a redirected visit as a click, unless it is a HEAD request or a bot's
    * (docs/redirects.md). The client address `ip` is only hashed with the day's salt
    * (docs/statistics.md), never stored. Says whether the visitor is a bot, which the server's
-   * counts of visits need.
+   * counts of visits need. `target`, the request line's path and query, tells a scan of the link's
+   * QR code (`?qr=1`) from a click.
    */
-  recordClick(linkId: string, now: number, method: string | undefined, headers: VisitHeaders, ip: string): boolean {
+  recordClick(linkId: string, now: number, method: string | undefined, headers: VisitHeaders, ip: string, target?: string): boolean {
     const userAgent = headers['user-agent'];
     const agent = describeAgent(userAgent);
     if (agent.device === 'bot') return true;
@@ -133,6 +135,7 @@ export class Visits {
       country: this.#country(headers),
       clientIp: ip,
       userAgent,
+      trigger: isQrScan(target) ? 'qr' : 'link',
     });
     return false;
   }

@@ -14,6 +14,7 @@ import { Migration20261127090000_account_links_changes } from './Migration202611
 import { Migration20261127100000_link_slug_changes } from './Migration20261127100000_link_slug_changes.ts';
 import { Migration20261127112900_webhooks } from './Migration20261127112900_webhooks.ts';
 import { Migration20261127300000_smart_links } from './Migration20261127300000_smart_links.ts';
+import { Migration20261127304500_click_places_and_triggers } from './Migration20261127304500_click_places_and_triggers.ts';
 
 /** Every migration in order. Listed explicitly so no file-system discovery is needed at run time. */
 export const migrationsList: MigrationObject[] = [
@@ -32,4 +33,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261127100000_link_slug_changes', class: Migration20261127100000_link_slug_changes },
   { name: 'Migration20261127112900_webhooks', class: Migration20261127112900_webhooks },
   { name: 'Migration20261127300000_smart_links', class: Migration20261127300000_smart_links },
+  { name: 'Migration20261127304500_click_places_and_triggers', class: Migration20261127304500_click_places_and_triggers },
 ];
