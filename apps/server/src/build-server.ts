@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import fastifyCookie from '@fastify/cookie';
 import proxyAddr from '@fastify/proxy-addr';
 import { AppError } from '@shortlinks/api/errors';
 import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from '@shortlinks/api/plans';
@@ -34,6 +35,8 @@ import { fastRedirectServer, type TrustProxy } from './redirects/fast-redirects.
 import { VisitLog } from './redirects/visit-log.ts';
 import { incomingRequestId, REQUEST_ID_HEADER, requestIdOf } from './request-id.ts';
 import { OneLinePerRequest } from './request-log.ts';
+import type { CookiePolicy } from './session-cookie.ts';
+import { CountedSignInAttempts, DEFAULT_SIGN_IN_LIMITS, type SignInLimits } from './sign-in-limits.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -49,6 +52,13 @@ export interface ServerOptions {
   databaseUrl: string;
   /** The server's own origin, for the OpenAPI document's server URL. */
   baseUrl: string;
+  /**
+   * The dashboard's public origin (PUBLIC_URL). When it is https, the session cookie is always
+   * `Secure`; otherwise it is `Secure` for requests that came over HTTPS (docs/security.md).
+   */
+  publicUrl?: string | undefined;
+  /** Overrides of the limits on failed sign-ins (docs/security.md); tests set them. */
+  signInLimits?: Partial<SignInLimits>;
   logLevel?: string;
   /** Header set by a trusted proxy with the visitor's country (e.g. `cf-ipcountry`); statistics only. */
   countryHeader?: string | undefined;
@@ -149,10 +159,12 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   // connection, whichever route gave it.
   closeAfterUnreadBody(app);
 
-  await registerRateLimits(app, rateLimits, options.redisUrl);
+  const counts = await registerRateLimits(app, rateLimits, options.redisUrl);
+  const signInAttempts = new CountedSignInAttempts(counts, { ...DEFAULT_SIGN_IN_LIMITS, ...options.signInLimits });
+  const cookies: CookiePolicy = { alwaysSecure: options.publicUrl?.startsWith('https://') ?? false };
   registerExportLimits(app, { ...DEFAULT_EXPORT_LIMITS, ...options.exportLimits });
   await app.register(healthPlugin, { orm });
-  await app.register(apiScope, { services, baseUrl });
+  await app.register(apiScope, { services, baseUrl, cookies, signInAttempts });
   await app.register(dashboardPlugin, { prefix: '/app' });
   // Outside the API scope, so a redirect runs no CORS hook.
   await app.register(redirectPlugin, { visits, visitCounts: visitLog.counts });
@@ -183,10 +195,12 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
  * path no route serves. CORS for the extension comes first, so every answer here (a 429 or a 404
  * included) carries its headers.
  */
-async function apiScope(app: FastifyInstance, { services, baseUrl }: { services: Services; baseUrl: string }) {
+async function apiScope(app: FastifyInstance, { services, baseUrl, cookies, signInAttempts }: ApiScopeOptions) {
   await app.register(extensionCorsPlugin);
+  // The session cookie is read (on tRPC only) by the authentication plugin, and set by sign-in.
+  await app.register(fastifyCookie);
   // After CORS (a preflight needs no key), before everything that reads the caller.
-  await app.register(authenticationPlugin, { services });
+  await app.register(authenticationPlugin, { services, cookies });
   // Any method and path no plugin serves. A visitor's browser (GET or HEAD outside the API:
   // `/launch/`, `/a/b`) gets the same page as for an unknown slug; everything else, such as
   // `OPTIONS /api/v1/links` or `POST /x`, the API's error shape.
@@ -200,7 +214,14 @@ async function apiScope(app: FastifyInstance, { services, baseUrl }: { services:
   // authentication and error rewriting must not leak into the others.
   await app.register(openApiPlugin, { baseUrl });
   await app.register(restPlugin, { services });
-  await app.register(trpcPlugin, { services });
+  await app.register(trpcPlugin, { services, cookies, signInAttempts });
+}
+
+interface ApiScopeOptions {
+  services: Services;
+  baseUrl: string;
+  cookies: CookiePolicy;
+  signInAttempts: CountedSignInAttempts;
 }
 
 /** TRUST_PROXY as a hop count: the nearest `hops` proxies are trusted. */

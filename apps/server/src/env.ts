@@ -52,6 +52,15 @@ const EnvSchema = z.object({
     .string()
     .regex(/^https?:\/\/[^/?#\s]+\/?$/, 'must be an origin such as https://sho.rt (scheme and host, no path)')
     .optional(),
+  /**
+   * Where people reach the dashboard (e.g. https://links.example.com): the one-time links printed
+   * for the first owner and by `user create` / `user reset-password` start with it, and when it is
+   * https the session cookie is always Secure (docs/security.md). Unset: http://HOST:PORT.
+   */
+  PUBLIC_URL: z
+    .string()
+    .regex(/^https?:\/\/[^/?#\s]+\/?$/, 'must be an origin such as https://links.example.com (scheme and host, no path)')
+    .optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   /** How often buffered clicks are written, in ms: a hard crash loses at most this much. */
   CLICK_FLUSH_MS: z.coerce.number().int().min(50).max(60_000).default(DEFAULT_CLICK_FLUSH_MS),
@@ -159,6 +168,10 @@ export interface Config {
   databaseQueryTimeoutMs: number;
   dataDir: string;
   shortDomain: string;
+  /** Where people reach the server (PUBLIC_URL, or http://HOST:PORT), without a trailing slash. */
+  publicUrl: string;
+  /** Whether PUBLIC_URL was set (only then does it make the session cookie always Secure). */
+  publicUrlSet: boolean;
   logLevel: (typeof LOG_LEVELS)[number];
   denylist: string[];
   clickFlushMs: number;
@@ -224,6 +237,8 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): { confi
       databaseQueryTimeoutMs: value.DATABASE_QUERY_TIMEOUT_MS,
       dataDir: path.resolve(cwd, value.DATA_DIR),
       shortDomain: (value.SHORT_DOMAIN ?? `http://localhost:${value.PORT}`).replace(/\/+$/, ''),
+      publicUrl: (value.PUBLIC_URL ?? localOrigin(value.HOST, value.PORT)).replace(/\/+$/, ''),
+      publicUrlSet: value.PUBLIC_URL !== undefined,
       logLevel: value.LOG_LEVEL,
       clickFlushMs: value.CLICK_FLUSH_MS,
       clickBufferMax: value.CLICK_BUFFER_MAX,
@@ -293,4 +308,9 @@ function trustProxy(value: string | undefined): boolean | number | string[] | un
     .split(',')
     .map((address) => address.trim())
     .filter(Boolean);
+}
+
+/** The origin of a server listening on `host`:`port`, as a browser on this machine reaches it. */
+export function localOrigin(host: string, port: number): string {
+  return `http://${host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? 'localhost' : host}:${port}`;
 }

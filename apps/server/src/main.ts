@@ -2,11 +2,11 @@ import path from 'node:path';
 import { LocalDenylist, ReputationChain, remoteReputation } from '@shortlinks/api/destinations';
 import { GeoLookup } from '@shortlinks/api/redirects';
 import { createServices } from '@shortlinks/api/services';
-import { ensureFirstAccount } from './bootstrap.ts';
+import { ensureFirstAccount, firstOwnerLink } from './bootstrap.ts';
 import { buildServer } from './build-server.ts';
 import { ensureDashboardBuilt } from './dashboard/build-on-start.ts';
 import { openDatabase } from './database.ts';
-import { readConfig } from './env.ts';
+import { localOrigin, readConfig } from './env.ts';
 
 /** The exit code when the embedded database died and could not be restarted (EX_UNAVAILABLE). */
 const EXIT_DATABASE_LOST = 69;
@@ -67,12 +67,13 @@ const services = createServices({
   webhooks: config.webhooks,
 });
 reportDashboardBuild(await dashboard);
-const baseUrl = `http://${config.host.includes(':') ? `[${config.host}]` : config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`;
+const baseUrl = localOrigin(config.host, config.port);
 const app = await buildServer({
   orm: database.orm,
   services,
   databaseUrl: database.url,
   baseUrl,
+  publicUrl: config.publicUrlSet ? config.publicUrl : undefined,
   logLevel: config.logLevel,
   countryHeader: config.clickCountryHeader,
   rateLimits: { redirects: config.redirectRateLimit, apiPerPlan: config.apiRateLimits },
@@ -116,6 +117,8 @@ try {
 }
 
 const first = await ensureFirstAccount(services);
+// Until someone has signed up, every start prints a new one-time link that makes the first owner.
+const ownerLink = await firstOwnerLink(services, `${config.publicUrl}/app`);
 const where = database.embedded ? `embedded PostgreSQL in ${config.dataDir}` : 'DATABASE_URL';
 console.log(`\nShortlinks is running at ${baseUrl} (database: ${where})`);
 console.log(`  Dashboard:    ${baseUrl}/app`);
@@ -127,8 +130,12 @@ if (app.metricsUrl) console.log(`  Metrics:      ${app.metricsUrl}`);
 if (first) {
   console.log('\nA default account was created. Its API key is shown only this once:\n');
   console.log(`  ${first.secret}\n`);
-  console.log(`  Sign in to the dashboard at ${baseUrl}/app with it, or call the API:\n`);
+  console.log('  Call the API with it (or paste it into the dashboard):\n');
   console.log(`  curl -H "Authorization: Bearer ${first.secret}" ${baseUrl}/api/v1/links\n`);
+}
+if (ownerLink) {
+  console.log(`Nobody can sign in to the dashboard yet. Create the owner of "${ownerLink.workspace}" (once, within 7 days) at:\n`);
+  console.log(`  ${ownerLink.url}\n`);
 }
 
 function reportDashboardBuild(build: Awaited<typeof dashboard>) {

@@ -16,7 +16,15 @@ const link: Link = {
   click_count: 0,
   created_at: 0,
 };
-const caller = (accountId: string): Caller => ({ accountId, keyId: 'key_1', plan: 'starter', rateLimit: null });
+const caller = (accountId: string): Caller => ({
+  accountId,
+  keyId: 'key_1',
+  role: 'owner',
+  user: null,
+  session: null,
+  plan: 'starter',
+  rateLimit: null,
+});
 
 /** A process's caches, hearing announcements, each holding something of two accounts. */
 function filledProcess() {

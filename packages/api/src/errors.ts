@@ -12,11 +12,15 @@ export class AppError extends Error {
   readonly code: ErrorCode;
   readonly field: string | undefined;
 
-  constructor(code: ErrorCode, message: string = ERRORS[code].message, field?: string) {
+  /** Seconds until a retry may succeed, when this failure knows better than its code's default (a sign-in limit). */
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(code: ErrorCode, message: string = ERRORS[code].message, field?: string, retryAfterSeconds?: number) {
     super(message);
     this.name = 'AppError';
     this.code = code;
     this.field = field;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 
   get status(): number {
@@ -25,7 +29,7 @@ export class AppError extends Error {
 
   /** Headers its answer carries on both transports: `Retry-After` for a failure that passes (ERRORS' `retryAfterSeconds`). */
   get headers(): Record<string, string> {
-    const seconds = (ERRORS[this.code] as { retryAfterSeconds?: number }).retryAfterSeconds;
+    const seconds = this.retryAfterSeconds ?? (ERRORS[this.code] as { retryAfterSeconds?: number }).retryAfterSeconds;
     return seconds === undefined ? {} : { 'retry-after': String(seconds) };
   }
 
@@ -51,6 +55,7 @@ const TRPC_CODE_BY_STATUS: Record<number, TRPC_ERROR_CODE_KEY> = {
   404: 'NOT_FOUND',
   405: 'METHOD_NOT_SUPPORTED',
   409: 'CONFLICT',
+  410: 'NOT_FOUND',
   413: 'PAYLOAD_TOO_LARGE',
   415: 'UNSUPPORTED_MEDIA_TYPE',
   422: 'UNPROCESSABLE_CONTENT',

@@ -15,6 +15,11 @@ import { LinkBulkService } from './links/link-bulk-service.ts';
 import { LinkReadCache } from './links/link-read-cache.ts';
 import { LinkService } from './links/link-service.ts';
 import { QrCodeService } from './links/qr-code.ts';
+import { MemberService } from './people/member-service.ts';
+import { PasswordLinkService } from './people/password-links.ts';
+import { SessionService } from './people/session-service.ts';
+import { SignInService } from './people/sign-in-service.ts';
+import { UserService } from './people/user-service.ts';
 import { ClickRecorder, type ClickRecorderOptions } from './redirects/click-recorder.ts';
 import { RedirectCache } from './redirects/redirect-cache.ts';
 import { RedirectService } from './redirects/redirect-service.ts';
@@ -29,6 +34,7 @@ import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from './webhooks/webho
 
 export type { AccountView, NewAccount } from './accounts/account-service.ts';
 export { API_KEY_PREFIX, type ApiKeyView, type Caller } from './accounts/api-key-service.ts';
+export type { CallerSession, CallerUser } from './accounts/caller.ts';
 export { CALLER_CACHE_MS } from './accounts/caller-cache.ts';
 export { BULK_URL_CHECK_ROUNDS, BULK_URL_CHECKS_AT_ONCE } from './destinations/bulk-url-checks.ts';
 export { IMPORT_FORMATS, type ImportedLink, type ImportFormat, type ImportRow, type RowProblem } from './links/import/import-row.ts';
@@ -42,6 +48,10 @@ export {
 } from './links/import/link-import.ts';
 export { LINK_READ_CACHE_MS, LinkReadCache } from './links/link-read-cache.ts';
 export { DEFAULT_LOG_DAYS, DEFAULT_RETRY_DELAYS, type WebhookSettings } from './webhooks/webhook-settings.ts';
+export { type PasswordLinkPurpose, passwordLinkUrl } from './people/password-links.ts';
+export { isRole, ROLES, type Role } from './people/roles.ts';
+export { SESSION_IDLE_MS, SESSION_TOKEN_PREFIX } from './people/session-service.ts';
+export type { SignInAttempts, WebExchange } from './people/sign-in-attempts.ts';
 
 export interface ServiceOptions {
   orm: Orm;
@@ -91,6 +101,16 @@ export interface Services {
   webhooks: WebhookService;
   /** Sends the webhooks' deliveries; the server starts and stops it (build-server.ts). */
   webhookQueue: WebhookQueue;
+  /** People (docs/accounts.md): who they are and their passwords. */
+  users: UserService;
+  /** Browser sessions, kept in PostgreSQL. */
+  sessions: SessionService;
+  /** Signing in and out of the dashboard. */
+  signIn: SignInService;
+  /** The people of a workspace and their roles; renaming and deleting a workspace. */
+  members: MemberService;
+  /** One-time links that set a password (the first owner, a reset). */
+  passwordLinks: PasswordLinkService;
 }
 
 export function createServices({
@@ -122,7 +142,15 @@ export function createServices({
   const changes = new Changes([new WebhookOutbox()]);
   const links = new LinkService(orm, destinations, origin, linkChanged, caches.linkReads, changes);
   const linkImport = new LinkImportService(links, destinations);
+  const sessions = new SessionService(orm, caches.callers, callerChanged);
+  const users = new UserService(orm, sessions);
+  const passwordLinks = new PasswordLinkService(orm, users);
   return {
+    users,
+    sessions,
+    signIn: new SignInService(users, sessions, passwordLinks),
+    members: new MemberService(orm, sessions, callerChanged),
+    passwordLinks,
     accounts: new AccountService(orm, callerChanged),
     apiKeys: new ApiKeyService(orm, caches.callers, callerChanged),
     links,

@@ -38,14 +38,25 @@ import type {
   WebhookWithSecret,
 } from './types.ts';
 
-export interface ClientOptions {
+export type ClientOptions = {
   /** The server's origin, e.g. `https://links.example.com` (the client adds `/trpc`). */
   baseUrl: string;
-  /** An API key (`slk_…`). */
-  apiKey: string;
   /** A fetch implementation; defaults to the global one. */
   fetch?: typeof globalThis.fetch;
-}
+} & (
+  | {
+      /** An API key (`slk_…`). */
+      apiKey: string;
+    }
+  | {
+      /**
+       * No key: the dashboard's own pages, signed in with the session cookie the browser sends to
+       * its own origin. Every call carries the session's CSRF token (`X-CSRF-Token`), which the
+       * server requires of a write made with the cookie (docs/security.md).
+       */
+      csrfToken: () => string;
+    }
+);
 
 /**
  * Every call of the Shortlinks API. Each method is one procedure of the server's router, with its
@@ -119,10 +130,12 @@ export interface ShortlinksClient {
 }
 
 /** The typed Shortlinks client: a misspelt field or a value outside an enum is a compile error. */
-export function createClient({ baseUrl, apiKey, fetch }: ClientOptions): ShortlinksClient {
+export function createClient(options: ClientOptions): ShortlinksClient {
+  const { baseUrl, fetch } = options;
   const transport = {
     url: `${baseUrl.replace(/\/+$/, '')}/trpc`,
-    headers: () => ({ authorization: `Bearer ${apiKey}` }),
+    headers: (): Record<string, string> =>
+      'apiKey' in options ? { authorization: `Bearer ${options.apiKey}` } : { 'x-csrf-token': options.csrfToken() },
     fetch: refuseNonJsonAnswers(fetch ?? ((input, init) => globalThis.fetch(input, init))),
   };
   const trpc = createTRPCClient<AppRouter>({

@@ -32,6 +32,18 @@ export const ERRORS = {
   /** HTTP the server cannot parse at all (answered before any route). */
   MALFORMED_REQUEST: { status: 400, message: 'The request is not valid HTTP', byStatus: true },
   UNAUTHORIZED: { status: 401, message: 'Send a valid API key as "Authorization: Bearer <key>"', byStatus: true },
+  /** Email and password do not match a person (the same answer for an unknown email: docs/security.md). */
+  INVALID_CREDENTIALS: { status: 401, message: 'The email or the password is wrong' },
+  /**
+   * The caller may not do this: their role in the workspace is too low (docs/accounts.md, "Roles"),
+   * the procedure needs a signed-in person, or a write with the session cookie came from another
+   * site or without its CSRF token. Nothing was changed.
+   */
+  FORBIDDEN: {
+    status: 403,
+    message: 'Your role in this workspace does not allow this',
+    example: { message: 'A viewer cannot do this; it needs the role member or above' },
+  },
   LINK_LIMIT_REACHED: {
     status: 403,
     message: "The account is at its plan's link limit",
@@ -68,6 +80,16 @@ export const ERRORS = {
     message: 'Another tag of the account has that name (ignoring case)',
     example: { message: 'Another tag of the account is named "News" (ignoring case)', field: 'name' },
   },
+  /** Another person has that email (ignoring case). */
+  EMAIL_TAKEN: {
+    status: 409,
+    message: 'Another person has that email',
+    example: { message: 'Another person has that email', field: 'email' },
+  },
+  /** The change would leave a workspace without an owner. */
+  LAST_OWNER: { status: 409, message: 'A workspace keeps at least one owner: make someone else owner first' },
+  /** A one-time link (first owner, password) that was used, has expired, or never existed. */
+  ONE_TIME_LINK_INVALID: { status: 410, message: 'This link was already used or has expired; ask for a new one' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large', byStatus: true },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Send the body as JSON with Content-Type: application/json', byStatus: true },
   SLUG_INVALID: {

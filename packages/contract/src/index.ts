@@ -8,6 +8,7 @@ export * from './link.ts';
 export * from './link-bulk.ts';
 export * from './link-export.ts';
 export * from './link-import.ts';
+export * from './people.ts';
 export * from './public-host.ts';
 export * from './qr.ts';
 export * from './qr-rules.ts';

@@ -13,6 +13,9 @@ export { isDatabaseUnavailable } from './database-unavailable.ts';
 export {
   Account,
   ApiKey,
+=======
+  AppUser,
+>>>>>>> people-core
   Click,
   type Database,
   DenylistEntry,
@@ -20,11 +23,15 @@ export {
   Link,
   LinkSearch,
   LinkTag,
+<<<<<<< HEAD
   Tag,
   Webhook,
   WebhookAttempt,
   WebhookDelivery,
   WebhookEvent,
+  Membership,
+  PasswordLink,
+  UserSession,
 } from './entities/index.ts';
 export { createOrm, migrate, type Orm, type OrmOptions } from './orm.ts';
 export { type PoolErrors, poolErrorsOf } from './pool-errors.ts';

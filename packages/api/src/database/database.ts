@@ -14,6 +14,7 @@ const CONFLICT_BY_INDEX: Record<string, AppError> = {
   link_slug_live_key: new AppError('SLUG_TAKEN', undefined, 'slug'),
   link_external_id_live_key: new AppError('EXTERNAL_ID_TAKEN', undefined, 'external_id'),
   tag_account_name_key: new AppError('TAG_NAME_TAKEN', undefined, 'name'),
+  app_user_email_key: new AppError('EMAIL_TAKEN', undefined, 'email'),
 };
 
 /**

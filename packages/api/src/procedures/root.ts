@@ -1,5 +1,6 @@
 import type { Context } from './context.ts';
 import { linksRouter } from './links.ts';
+import { authRouter, membersRouter, workspaceRouter } from './people.ts';
 import { errorShapeOf, proceduresOf } from './router-internals.ts';
 import { statsRouter } from './stats.ts';
 import { tagsRouter } from './tags.ts';
@@ -11,6 +12,9 @@ export const appRouter = router({
   tags: tagsRouter,
   stats: statsRouter,
   webhooks: webhooksRouter,
+  auth: authRouter,
+  members: membersRouter,
+  workspace: workspaceRouter,
 });
 
 export type AppRouter = typeof appRouter;

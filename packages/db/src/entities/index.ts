@@ -1,9 +1,13 @@
 import type { InferKyselyDB } from '@mikro-orm/postgresql';
 import { Account } from './account.ts';
 import { ApiKey } from './api-key.ts';
+import { AppUser } from './app-user.ts';
 import { Click } from './click.ts';
 import { DenylistEntry } from './denylist-entry.ts';
 import { Link } from './link.ts';
+import { Membership } from './membership.ts';
+import { PasswordLink } from './password-link.ts';
+import { UserSession } from './user-session.ts';
 import { LinkClickLimit } from './link-click-limit.ts';
 import { LinkSearch } from './link-search.ts';
 import { LinkTag } from './link-tag.ts';
@@ -14,6 +18,10 @@ import { Webhook, WebhookAttempt, WebhookDelivery, WebhookEvent } from './webhoo
 export {
   Account,
   ApiKey,
+  AppUser,
+  Membership,
+  PasswordLink,
+  UserSession,
   Click,
   DenylistEntry,
   Link,
@@ -43,6 +51,10 @@ export const entities = [
   WebhookEvent,
   WebhookDelivery,
   WebhookAttempt,
+  AppUser,
+  Membership,
+  PasswordLink,
+  UserSession,
 ];
 
 /** The tables as Kysely sees them, inferred from the entities (property names are column names). */
@@ -61,4 +73,8 @@ export type Database = InferKyselyDB<
   | typeof WebhookEvent
   | typeof WebhookDelivery
   | typeof WebhookAttempt
+  | typeof AppUser
+  | typeof Membership
+  | typeof PasswordLink
+  | typeof UserSession
 >;

@@ -15,6 +15,7 @@ import { Migration20261127100000_link_slug_changes } from './Migration2026112710
 import { Migration20261127112900_webhooks } from './Migration20261127112900_webhooks.ts';
 import { Migration20261127300000_smart_links } from './Migration20261127300000_smart_links.ts';
 import { Migration20261127304500_click_places_and_triggers } from './Migration20261127304500_click_places_and_triggers.ts';
+import { Migration20261127260000_people } from './Migration20261127260000_people.ts';
 
 /** Every migration in order. Listed explicitly so no file-system discovery is needed at run time. */
 export const migrationsList: MigrationObject[] = [
@@ -32,6 +33,7 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261127090000_account_links_changes', class: Migration20261127090000_account_links_changes },
   { name: 'Migration20261127100000_link_slug_changes', class: Migration20261127100000_link_slug_changes },
   { name: 'Migration20261127112900_webhooks', class: Migration20261127112900_webhooks },
+  { name: 'Migration20261127260000_people', class: Migration20261127260000_people },
   { name: 'Migration20261127300000_smart_links', class: Migration20261127300000_smart_links },
   { name: 'Migration20261127304500_click_places_and_triggers', class: Migration20261127304500_click_places_and_triggers },
 ];
