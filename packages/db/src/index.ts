@@ -13,9 +13,7 @@ export { isDatabaseUnavailable } from './database-unavailable.ts';
 export {
   Account,
   ApiKey,
-=======
   AppUser,
->>>>>>> people-core
   Click,
   type Database,
   DenylistEntry,
@@ -23,15 +21,14 @@ export {
   Link,
   LinkSearch,
   LinkTag,
-<<<<<<< HEAD
+  Membership,
+  PasswordLink,
   Tag,
+  UserSession,
   Webhook,
   WebhookAttempt,
   WebhookDelivery,
   WebhookEvent,
-  Membership,
-  PasswordLink,
-  UserSession,
 } from './entities/index.ts';
 export { createOrm, migrate, type Orm, type OrmOptions } from './orm.ts';
 export { type PoolErrors, poolErrorsOf } from './pool-errors.ts';

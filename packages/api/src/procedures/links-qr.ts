@@ -22,6 +22,7 @@ export const linksQrRouter = {
       protect: true,
       enabled: false,
     },
+    role: 'viewer',
     success: 200,
     errors: ['VALIDATION_ERROR', 'LINK_NOT_FOUND'],
     image: true,

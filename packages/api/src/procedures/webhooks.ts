@@ -30,6 +30,7 @@ export const webhooksRouter = {
       protect: true,
       successDescription: 'The webhook, with its secret',
     },
+    role: 'admin',
     success: 201,
     errors: ['VALIDATION_ERROR'],
   })
@@ -39,6 +40,7 @@ export const webhooksRouter = {
 
   list: authedProcedure({
     openapi: { method: 'GET', path: '/webhooks', tags, summary: 'List the webhooks, newest first', protect: true },
+    role: 'admin',
     success: 200,
     errors: [],
   })
@@ -48,6 +50,7 @@ export const webhooksRouter = {
 
   get: authedProcedure({
     openapi: { method: 'GET', path: '/webhooks/{id}', tags, summary: 'Get a webhook', protect: true },
+    role: 'admin',
     success: 200,
     errors: ['WEBHOOK_NOT_FOUND'],
   })
@@ -57,6 +60,7 @@ export const webhooksRouter = {
 
   update: authedProcedure({
     openapi: { method: 'PATCH', path: '/webhooks/{id}', tags, summary: 'Change a webhook, or enable or disable it', protect: true },
+    role: 'admin',
     success: 200,
     errors: ['WEBHOOK_NOT_FOUND', 'VALIDATION_ERROR'],
   })
@@ -66,6 +70,7 @@ export const webhooksRouter = {
 
   delete: authedProcedure({
     openapi: { method: 'DELETE', path: '/webhooks/{id}', tags, summary: 'Delete a webhook', protect: true, successDescription: 'Deleted' },
+    role: 'admin',
     success: 204,
     errors: ['WEBHOOK_NOT_FOUND'],
   })
@@ -81,6 +86,7 @@ export const webhooksRouter = {
       summary: 'A new secret; the previous one signs too for 24 hours',
       protect: true,
     },
+    role: 'admin',
     success: 200,
     errors: ['WEBHOOK_NOT_FOUND'],
   })
@@ -90,6 +96,7 @@ export const webhooksRouter = {
 
   deliveries: authedProcedure({
     openapi: { method: 'GET', path: '/webhooks/{id}/deliveries', tags, summary: 'The delivery log, newest first', protect: true },
+    role: 'admin',
     success: 200,
     errors: ['WEBHOOK_NOT_FOUND', 'VALIDATION_ERROR'],
   })
@@ -105,6 +112,7 @@ export const webhooksRouter = {
       summary: 'One delivery: the body sent, the first 4 KiB of the last answer, each attempt',
       protect: true,
     },
+    role: 'admin',
     success: 200,
     errors: ['WEBHOOK_NOT_FOUND', 'WEBHOOK_DELIVERY_NOT_FOUND'],
   })
@@ -122,6 +130,7 @@ export const webhooksRouter = {
       summary: 'Send a delivery again now',
       protect: true,
     },
+    role: 'admin',
     success: 200,
     errors: ['WEBHOOK_NOT_FOUND', 'WEBHOOK_DELIVERY_NOT_FOUND'],
   })
@@ -133,6 +142,7 @@ export const webhooksRouter = {
 
   test: authedProcedure({
     openapi: { method: 'POST', path: '/webhooks/{id}/test', tags, summary: 'Send a webhook.test event', protect: true },
+    role: 'admin',
     success: 201,
     errors: ['WEBHOOK_NOT_FOUND'],
   })

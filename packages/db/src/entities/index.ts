@@ -5,31 +5,31 @@ import { AppUser } from './app-user.ts';
 import { Click } from './click.ts';
 import { DenylistEntry } from './denylist-entry.ts';
 import { Link } from './link.ts';
-import { Membership } from './membership.ts';
-import { PasswordLink } from './password-link.ts';
-import { UserSession } from './user-session.ts';
 import { LinkClickLimit } from './link-click-limit.ts';
 import { LinkSearch } from './link-search.ts';
 import { LinkTag } from './link-tag.ts';
+import { Membership } from './membership.ts';
+import { PasswordLink } from './password-link.ts';
 import { ServerSecret } from './server-secret.ts';
 import { Tag } from './tag.ts';
+import { UserSession } from './user-session.ts';
 import { Webhook, WebhookAttempt, WebhookDelivery, WebhookEvent } from './webhook.ts';
 
 export {
   Account,
   ApiKey,
   AppUser,
-  Membership,
-  PasswordLink,
-  UserSession,
   Click,
   DenylistEntry,
   Link,
   LinkClickLimit,
   LinkSearch,
   LinkTag,
+  Membership,
+  PasswordLink,
   ServerSecret,
   Tag,
+  UserSession,
   Webhook,
   WebhookAttempt,
   WebhookDelivery,

@@ -13,9 +13,9 @@ import { Migration20261126080000_link_searched_text } from './Migration202611260
 import { Migration20261127090000_account_links_changes } from './Migration20261127090000_account_links_changes.ts';
 import { Migration20261127100000_link_slug_changes } from './Migration20261127100000_link_slug_changes.ts';
 import { Migration20261127112900_webhooks } from './Migration20261127112900_webhooks.ts';
+import { Migration20261127260000_people } from './Migration20261127260000_people.ts';
 import { Migration20261127300000_smart_links } from './Migration20261127300000_smart_links.ts';
 import { Migration20261127304500_click_places_and_triggers } from './Migration20261127304500_click_places_and_triggers.ts';
-import { Migration20261127260000_people } from './Migration20261127260000_people.ts';
 
 /** Every migration in order. Listed explicitly so no file-system discovery is needed at run time. */
 export const migrationsList: MigrationObject[] = [
