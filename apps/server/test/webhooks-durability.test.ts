@@ -48,13 +48,13 @@ describe('webhooks across a SIGKILL', () => {
       if (first.child.exitCode === null && first.child.signalCode === null) first.child.kill('SIGKILL');
     });
     await waitFor(() => isReady(base), 60_000, 'the server');
-    const hook = await (
+    const hook = (await (
       await fetch(`${base}/api/v1/webhooks`, {
         method: 'POST',
         headers,
         body: JSON.stringify({ url: receiver.url, events: ['link.created'] }),
       })
-    ).json();
+    ).json()) as { secret: string };
     receiver.secrets.push(hook.secret);
     // The receiver takes the requests and does not answer: the server dies mid-delivery.
     receiver.delayMs = 600_000;
