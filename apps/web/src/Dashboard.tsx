@@ -11,6 +11,7 @@ import { NotFoundPage } from './views/NotFoundPage.tsx';
 import { OverviewPage } from './views/OverviewPage.tsx';
 import { TagStatsPage } from './views/TagStatsPage.tsx';
 import { TagsPage } from './views/TagsPage.tsx';
+import { WebhooksPage } from './views/WebhooksPage.tsx';
 
 /** The signed-in dashboard: a header with the navigation and the plan's usage, and the view of the address. */
 export function Dashboard({ client, notice, onSignOut }: { client: ShortlinksClient; notice: string | undefined; onSignOut: () => void }) {
@@ -33,6 +34,7 @@ export function Dashboard({ client, notice, onSignOut }: { client: ShortlinksCli
             Tags
           </NavLink>
           <NavLink href={paths.overview}>Overview</NavLink>
+          <NavLink href={paths.webhooks}>Webhooks</NavLink>
         </nav>
         <section className="app-usage" aria-label="Plan usage">
           {account.usage ? (
@@ -76,6 +78,9 @@ function Views({ account }: { account: AccountState }) {
       <Route path="/tags/:id">{(params) => <TagStatsPage id={params.id} account={account} />}</Route>
       <Route path={paths.overview}>
         <OverviewPage />
+      </Route>
+      <Route path={paths.webhooks}>
+        <WebhooksPage />
       </Route>
       <Route>
         <NotFoundPage />

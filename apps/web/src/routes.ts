@@ -12,6 +12,7 @@ export const paths = {
   tags: '/tags',
   tag: (id: string) => `/tags/${encodeURIComponent(id)}`,
   overview: '/overview',
+  webhooks: '/webhooks',
 } as const;
 
 /**

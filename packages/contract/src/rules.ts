@@ -10,3 +10,4 @@ export * from './special-use-names.ts';
 export * from './text-rules.ts';
 export * from './time.ts';
 export * from './utm-keys.ts';
+export * from './webhook-events.ts';
