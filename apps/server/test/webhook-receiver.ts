@@ -51,6 +51,8 @@ export class WebhookReceiver {
           }
         });
         const answer = () => {
+          // A sender gone while this one waited (killed) never hears the answer: nothing arrived.
+          if (response.destroyed || request.socket.destroyed) return;
           if (!verified) {
             this.refused.push(body);
             response.writeHead(400).end('bad signature');

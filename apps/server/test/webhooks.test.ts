@@ -365,4 +365,16 @@ describe('webhooks without WEBHOOK_ALLOW_PRIVATE_TARGETS', () => {
     expect(receiver.received).toEqual([]);
     expect(receiver.refused).toEqual([]);
   });
+
+  test('50 failed deliveries in a row disable the webhook, and the API says why', { timeout: 60_000 }, async () => {
+    const account = await createAccount(server, { plan: 'unlimited' });
+    const hook = (await account.call('POST', '/webhooks', { url: 'https://hooks.example.com/', events: ['link.created'] })).body;
+    // Every attempt fails (refused when connecting); WEBHOOK_RETRY_DELAYS here is one attempt.
+    await server.orm.em.fork().getConnection().execute('update webhook set url = ? where id = ?', ['http://localhost:9/hook', hook.id]);
+    const links = Array.from({ length: 50 }, (_, i) => ({ title: `Fail ${i}`, destination_url: `https://example.com/fail/${i}` }));
+    expect((await account.call('POST', '/links/bulk', { links })).status).toBe(201);
+    await waitFor(async () => (await account.call('GET', `/webhooks/${hook.id}`)).body.enabled === false, 40_000, 'the webhook disabled');
+    expect((await account.call('GET', `/webhooks/${hook.id}`)).body.disabled_reason).toMatch(/^50 deliveries in a row failed/);
+    expect((await account.call('GET', `/webhooks/${hook.id}/deliveries?status=failed`)).body.total).toBe(50);
+  });
 });

@@ -12,3 +12,4 @@ export * from './special-use-names.ts';
 export * from './text-rules.ts';
 export * from './time.ts';
 export * from './utm-keys.ts';
+export * from './webhook-events.ts';

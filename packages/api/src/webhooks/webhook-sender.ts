@@ -17,6 +17,9 @@ export async function enqueueDelivery(db: Db, deliveryId: string, runAt?: Date):
     run_at := ${runAt ?? null}::timestamptz, job_key := ${`webhook_delivery:${deliveryId}`})`.execute(db);
 }
 
+/** Deliveries one job sends at most, its own and those it carries on for its webhook. */
+const DRAIN_AT_MOST = 1_000;
+
 /** A delivery taken for sending, with what is sent. */
 interface Claimed {
   id: string;
@@ -31,7 +34,7 @@ interface Claimed {
 }
 
 /**
- * Sends one delivery: the queue's job (webhook-queue.ts). Whoever runs the job first takes the
+ * Sends deliveries: the queue's job (webhook-queue.ts). Whoever runs the job first takes the
  * delivery for {@link DELIVERY_RULES.claimMs} (a claim in the row), so with several instances, or
  * a job run twice, it is sent by one of them; a sender killed mid-send leaves a claim that runs
  * out, and the sweep hands it to the queue again. Then one POST, and its outcome recorded: done,
@@ -46,9 +49,20 @@ export class WebhookSender {
     this.#settings = settings;
   }
 
+  /**
+   * Sends the delivery, then, while its webhook has due deliveries nobody has taken, the next of
+   * them: a job whose webhook had its share in flight returned at once, and the senders of that
+   * share carry its delivery on (a backlog drains without waiting for the queue's jobs).
+   */
   async deliver(deliveryId: string): Promise<void> {
-    const claimed = await this.#claim(deliveryId);
-    if (!claimed) return;
+    let claimed = await this.#claim(deliveryId);
+    for (let sent = 0; claimed && sent < DRAIN_AT_MOST; sent++) {
+      await this.#send(claimed);
+      claimed = await this.#claim(undefined, claimed.webhook_id);
+    }
+  }
+
+  async #send(claimed: Claimed): Promise<void> {
     const sentAt = new Date();
     // Within 24 hours of a rotation the previous secret signs too (the specification's way).
     const secrets = claimed.previous_secret === null ? [claimed.secret] : [claimed.secret, claimed.previous_secret];
@@ -63,35 +77,42 @@ export class WebhookSender {
   }
 
   /**
-   * Takes the delivery when it is due, pending, not taken by a live sender, its webhook enabled
-   * (a test event is sent even to a disabled one), and fewer than the webhook's share are in flight;
-   * with the webhook's share in flight, the job comes back a moment later.
+   * Takes a delivery (this one, or else the webhook's oldest due one nobody has taken) when it is
+   * due, pending, not taken by a live sender, its webhook enabled (a test event is sent even to a
+   * disabled one), and fewer than the webhook's share are in flight. The webhook's row is locked
+   * first, so the count of its deliveries in flight is right for every sender at once.
    */
-  async #claim(deliveryId: string): Promise<Claimed | undefined> {
+  async #claim(deliveryId: string | undefined, webhookId?: string): Promise<Claimed | undefined> {
     return inTransaction(this.#orm, async (db) => {
-      const { rows } = await sql<Claimed & { enabled: boolean; type: string; due: boolean; free: boolean }>`
+      const { rows: hooks } = await sql<{ id: string; enabled: boolean }>`
+        select w.id, w.enabled from webhook w
+        where w.id = ${webhookId ?? null} or w.id = (select webhook_id from webhook_delivery where id = ${deliveryId ?? null})
+        for update`.execute(db);
+      const hook = hooks[0];
+      if (!hook) return undefined;
+      const { rows } = await sql<Claimed & { type: string }>`
         select d.id, d.webhook_id, d.event_id, d.attempts, d.type, w.url, w.secret,
           case when w.previous_secret_expires_at > clock_timestamp() then w.previous_secret end as previous_secret,
-          w.enabled, e.body::text as body,
-          d.next_attempt_at <= clock_timestamp() + interval '1 second' as due,
-          (d.claimed_until is null or d.claimed_until < clock_timestamp()) as free
+          e.body::text as body
         from webhook_delivery d
         join webhook w on w.id = d.webhook_id
         join webhook_event e on e.id = d.event_id
-        where d.id = ${deliveryId} and d.status = 'pending'
-        for update of w, d`.execute(db);
+        where d.webhook_id = ${hook.id} and d.status = 'pending'
+          and d.next_attempt_at <= clock_timestamp() + interval '1 second'
+          and (d.claimed_until is null or d.claimed_until < clock_timestamp())
+          and (${hook.enabled} or d.type = 'webhook.test')
+          and (${deliveryId ?? null}::text is null or d.id = ${deliveryId ?? null})
+        order by d.next_attempt_at
+        limit 1
+        for update of d skip locked`.execute(db);
       const delivery = rows[0];
-      if (!delivery?.due || !delivery.free) return undefined;
-      if (!delivery.enabled && delivery.type !== 'webhook.test') return undefined;
+      if (!delivery) return undefined;
       const { rows: inFlight } = await sql<{ n: number }>`
         select count(*)::int as n from webhook_delivery
-        where webhook_id = ${delivery.webhook_id} and status = 'pending' and claimed_until > clock_timestamp()`.execute(db);
-      if ((inFlight[0]?.n ?? 0) >= DELIVERY_RULES.perWebhookAtOnce) {
-        await enqueueDelivery(db, deliveryId, new Date(Date.now() + 250 + Math.random() * 250));
-        return undefined;
-      }
+        where webhook_id = ${hook.id} and status = 'pending' and claimed_until > clock_timestamp()`.execute(db);
+      if ((inFlight[0]?.n ?? 0) >= DELIVERY_RULES.perWebhookAtOnce) return undefined;
       await sql`update webhook_delivery set claimed_until = clock_timestamp() + ${`${DELIVERY_RULES.claimMs} milliseconds`}::interval
-        where id = ${deliveryId}`.execute(db);
+        where id = ${delivery.id}`.execute(db);
       return delivery;
     });
   }
@@ -105,6 +126,8 @@ export class WebhookSender {
     const status = succeeded ? 'succeeded' : nextDelay === undefined ? 'failed' : 'pending';
     const nextAttemptAt = nextDelay === undefined ? null : new Date(Date.now() + nextDelay * 1000);
     await inTransaction(this.#orm, async (db) => {
+      // The webhook's row first, as taking a delivery does: the same order, no deadlock.
+      await db.selectFrom('webhook').select('id').where('id', '=', claimed.webhook_id).forUpdate().execute();
       await db
         .insertInto('webhook_attempt')
         .values({

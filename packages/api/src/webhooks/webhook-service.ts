@@ -195,7 +195,9 @@ export class WebhookService {
       .selectFrom('webhook_delivery')
       .innerJoin('webhook_event', 'webhook_event.id', 'webhook_delivery.event_id')
       .select(DELIVERY_COLUMNS.map((column) => `webhook_delivery.${column}` as const))
-      .select(['webhook_delivery.last_response', 'webhook_event.body'])
+      .select('webhook_delivery.last_response')
+      // The body exactly as it was sent (the sender signs and sends this text).
+      .select(sql<string>`webhook_event.body::text`.as('request_body'))
       .where('webhook_delivery.webhook_id', '=', id)
       .where('webhook_delivery.id', '=', deliveryId)
       .executeTakeFirst();
@@ -208,7 +210,7 @@ export class WebhookService {
       .execute();
     return {
       ...toDelivery(row as unknown as DeliveryRow),
-      request_body: JSON.stringify(row.body),
+      request_body: row.request_body,
       last_response_body: row.last_response,
       attempt_log: attempts.map((attempt) => ({
         attempted_at: new Date(attempt.attempted_at).getTime(),
