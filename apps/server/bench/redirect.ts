@@ -131,14 +131,12 @@ for (const [name, url] of Object.entries(urls) as [keyof typeof urls, string][])
   const load = loads[name] ?? [];
   for (let i = 0; i < load.length; i += 100) {
     await Promise.all(
-      load
-        .slice(i, i + 100)
-        .map((entry) =>
-          fetch(`${url}${typeof entry === 'string' ? entry : entry.path}`, {
-            redirect: 'manual',
-            headers: { 'user-agent': 'Googlebot/2.1' },
-          }),
-        ),
+      load.slice(i, i + 100).map((entry) =>
+        fetch(`${url}${typeof entry === 'string' ? entry : entry.path}`, {
+          redirect: 'manual',
+          headers: { 'user-agent': 'Googlebot/2.1' },
+        }),
+      ),
     );
   }
   await drive(url, headers, 2, load);

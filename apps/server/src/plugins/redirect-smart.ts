@@ -1,10 +1,11 @@
 import { parse as parseQueryString } from 'node:querystring';
 import { previewPage, type SmartTarget, UNLOCK_COOKIE, UNLOCK_SECONDS, type Visits } from '@shortlinks/api/redirects';
 import { LIMITS, SLUG_PATTERN } from '@shortlinks/contract';
+import { isDatabaseUnavailable } from '@shortlinks/db';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { clientAddress } from '../rate-limits.ts';
 import { redirectHeaders, visitRefusal } from '../redirects/visit.ts';
-import { GONE_PAGE, sendPage } from './redirect-pages.ts';
+import { GONE_PAGE, sendPage, UNAVAILABLE_PAGE, UNAVAILABLE_RETRY_AFTER_SECONDS } from './redirect-pages.ts';
 import { type PasswordPageState, passwordPage, sendSmartPage } from './smart-link-pages.ts';
 
 /**
@@ -31,8 +32,22 @@ export async function answerSmartVisit(
   target: SmartTarget,
   now: number,
 ): Promise<FastifyReply> {
-  const unlocked = await visits.unlocked(target, request.headers, now);
-  return answerOutcome(visits, request, reply, target, now, unlocked, request.method);
+  try {
+    const unlocked = await visits.unlocked(target, request.headers, now);
+    return await answerOutcome(visits, request, reply, target, now, unlocked, request.method);
+  } catch (error) {
+    return unavailable(reply, error);
+  }
+}
+
+/**
+ * A smart link may need the database on its visit (a click limit, the cookie's key the first
+ * time): while it cannot be reached, the visit is 503, as for a link not known at all
+ * (docs/redirects.md, "When the database is unreachable").
+ */
+function unavailable(reply: FastifyReply, error: unknown): FastifyReply {
+  if (!isDatabaseUnavailable(error)) throw error;
+  return sendPage(reply.header('retry-after', String(UNAVAILABLE_RETRY_AFTER_SECONDS)), 503, UNAVAILABLE_PAGE);
 }
 
 async function answerOutcome(
@@ -118,7 +133,12 @@ export async function passwordRoute(app: FastifyInstance, { visits }: { visits: 
       if (password === undefined || [...password].length < LIMITS.passwordMinChars || [...password].length > LIMITS.passwordMaxChars) {
         return page(401, 'wrong');
       }
-      const attempt = await visits.tryPassword(target, password, clientAddress(request.ip), now);
+      let attempt: Awaited<ReturnType<Visits['tryPassword']>>;
+      try {
+        attempt = await visits.tryPassword(target, password, clientAddress(request.ip), now);
+      } catch (error) {
+        return unavailable(reply, error);
+      }
       if (attempt.kind === 'refused') {
         reply.header('retry-after', String(attempt.retryAfterSeconds));
         return page(429, 'refused');

@@ -41,7 +41,7 @@ const MESSAGES: Record<PasswordPageState, string> = {
 export function passwordPage(state: PasswordPageState): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<meta name="robots" content="noindex"><meta name="referrer" content="no-referrer"><title>Password required</title>
+<meta name="robots" content="noindex"><meta name="referrer" content="same-origin"><title>Password required</title>
 <style>${STYLE}</style>
 </head><body><main><h1>Password required</h1><p>This short link is protected by a password.</p>${MESSAGES[state]}
 <form method="post"><label for="password">Password</label>
@@ -50,7 +50,7 @@ export function passwordPage(state: PasswordPageState): string {
 `;
 }
 
-/** A smart link's page: never cached, never indexed, no script, not framed, no Referer given away. */
+/** A smart link's page: never cached, never indexed, no script, not framed, no Referer given to another site (`same-origin`: a stricter policy would make the form's own POST say `Origin: null`, which is refused as cross-site). */
 export function sendSmartPage(reply: FastifyReply, status: number, html: string): FastifyReply {
   return reply
     .code(status)
@@ -59,7 +59,7 @@ export function sendSmartPage(reply: FastifyReply, status: number, html: string)
     .header('content-security-policy', SMART_PAGE_CSP)
     .header('x-frame-options', 'DENY')
     .header('x-content-type-options', 'nosniff')
-    .header('referrer-policy', 'no-referrer')
+    .header('referrer-policy', 'same-origin')
     .type('text/html; charset=utf-8')
     .send(html);
 }
