@@ -47,11 +47,11 @@ export {
   type RowRefusal,
 } from './links/import/link-import.ts';
 export { LINK_READ_CACHE_MS, LinkReadCache } from './links/link-read-cache.ts';
-export { DEFAULT_LOG_DAYS, DEFAULT_RETRY_DELAYS, type WebhookSettings } from './webhooks/webhook-settings.ts';
 export { type PasswordLinkPurpose, passwordLinkUrl } from './people/password-links.ts';
 export { isRole, ROLES, type Role } from './people/roles.ts';
 export { SESSION_IDLE_MS, SESSION_TOKEN_PREFIX } from './people/session-service.ts';
 export type { SignInAttempts, WebExchange } from './people/sign-in-attempts.ts';
+export { DEFAULT_LOG_DAYS, DEFAULT_RETRY_DELAYS, type WebhookSettings } from './webhooks/webhook-settings.ts';
 
 export interface ServiceOptions {
   orm: Orm;
