@@ -190,6 +190,9 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     await services.clicks.stop();
     await listener.stop();
   });
+  // Webhook deliveries: the queue on this database, started with the server (docs/webhooks.md).
+  app.addHook('onReady', async () => services.webhookQueue.start(databaseUrl, (message) => app.log.warn(message)));
+  app.addHook('onClose', async () => services.webhookQueue.stop());
   return app;
 }
 

@@ -1,14 +1,16 @@
+import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
 import type { RemoteReputationSettings } from '@shortlinks/api/destinations';
 import { parseSmtpUrl } from '@shortlinks/api/mailer';
 import { DEFAULT_RATE_LIMITS } from '@shortlinks/api/plans';
 import {
+  bundledGeoDatabases,
   DEFAULT_CLICK_BUFFER_MAX,
   DEFAULT_CLICK_FLUSH_MS,
   DEFAULT_RETENTION_DAYS,
   DEFAULT_STALE_IF_ERROR_MS,
 } from '@shortlinks/api/redirects';
-import { BULK_URL_CHECK_ROUNDS } from '@shortlinks/api/services';
+import { BULK_URL_CHECK_ROUNDS, DEFAULT_LOG_DAYS, DEFAULT_RETRY_DELAYS, type WebhookSettings } from '@shortlinks/api/services';
 import type { SsoSettings } from '@shortlinks/api/sso';
 import { DEFAULT_IMPORT_MAX_BYTES, type Plan } from '@shortlinks/contract';
 import { DEFAULT_QUERY_TIMEOUT_MS } from '@shortlinks/db';
@@ -105,6 +107,8 @@ const EnvSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9-]+$/, 'must be an HTTP header name such as CF-IPCountry')
     .optional(),
+  /** The IP-to-location MMDB file clicks are placed with (docs/statistics.md); unset: the bundled DB-IP Lite; `none`: no lookup. */
+  GEOIP_DATABASE: z.string().optional(),
   /** Raw click events older than this many days are deleted (statistics rollups are kept); 0 keeps them. */
   CLICK_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(DEFAULT_RETENTION_DAYS),
   /** Comma-separated domains the default reputation check refuses (with their subdomains). */
@@ -171,6 +175,22 @@ const EnvSchema = z.object({
     .min(1024, 'must be a whole number of bytes from 1024 to 268435456 (256 MiB)')
     .max(256 * 1024 * 1024, 'must be a whole number of bytes from 1024 to 268435456 (256 MiB)')
     .default(DEFAULT_IMPORT_MAX_BYTES),
+  /** Seconds before each webhook delivery attempt after the one before, comma-separated (docs/webhooks.md). */
+  WEBHOOK_RETRY_DELAYS: z
+    .string()
+    .regex(/^\s*\d+(\s*,\s*\d+){0,19}\s*$/, 'must be 1 to 20 comma-separated whole numbers of seconds, such as 0,5,300')
+    .transform((text) => text.split(',').map((seconds) => Number(seconds.trim())))
+    .refine((delays) => delays.every((seconds) => seconds <= 7 * 86_400), 'each delay must be at most 604800 seconds (7 days)')
+    .default(DEFAULT_RETRY_DELAYS.join(',') as never),
+  /** Days webhook delivery records are kept. */
+  WEBHOOK_LOG_DAYS: z.coerce
+    .number()
+    .int('must be a whole number of days from 1 to 3650')
+    .min(1, 'must be a whole number of days from 1 to 3650')
+    .max(3_650, 'must be a whole number of days from 1 to 3650')
+    .default(DEFAULT_LOG_DAYS),
+  /** `true` lets webhooks call private and loopback addresses (receivers inside the operator's network). */
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
 });
 
 /** The validated settings of a server process. */
@@ -199,6 +219,10 @@ export interface Config {
   /** Lower-cased header name, or undefined. */
   clickCountryHeader: string | undefined;
   clickRetentionDays: number;
+  /** The IP-to-location databases (MMDB) clicks are placed with: the bundled pair by default; empty: none. */
+  geoipDatabases: string[];
+  /** Whether the operator named the database (GEOIP_DATABASE): it is opened at start-up, to stop there if it is unreadable. */
+  geoipDatabaseSet: boolean;
   reputation: RemoteReputationSettings;
   redirectRateLimit: number;
   redirectStaleIfErrorMs: number;
@@ -211,6 +235,7 @@ export interface Config {
   exportLimits: ExportLimits;
   /** The largest import file the API takes, in bytes. */
   importMaxBytes: number;
+  webhooks: WebhookSettings;
 }
 
 /** Every environment problem, one line each; empty when the environment is valid. */
@@ -236,6 +261,10 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): { confi
   if (value.METRICS_PORT !== undefined && value.METRICS_PORT !== 0 && value.METRICS_PORT === value.PORT) {
     return { problems: [`METRICS_PORT: must differ from PORT (${value.PORT})`] };
   }
+  const geoipDatabase =
+    value.GEOIP_DATABASE === undefined || value.GEOIP_DATABASE === 'none' ? undefined : path.resolve(cwd, value.GEOIP_DATABASE);
+  const geoipProblem = geoipDatabase === undefined ? undefined : unreadableFile(geoipDatabase);
+  if (geoipProblem) return { problems: [`GEOIP_DATABASE: ${geoipProblem}`] };
   // An idle connection is one whose request has arrived and whose answer has not started: it must
   // outlast a request still arriving, and the slowest answer: a bulk call waiting on its items' URL
   // checks, BULK_URL_CHECK_ROUNDS checks' time at most (bulk-url-checks.ts).
@@ -278,6 +307,8 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): { confi
       clickBufferMax: value.CLICK_BUFFER_MAX,
       clickCountryHeader: value.CLICK_COUNTRY_HEADER?.toLowerCase(),
       clickRetentionDays: value.CLICK_RETENTION_DAYS,
+      geoipDatabases: value.GEOIP_DATABASE === 'none' ? [] : geoipDatabase ? [geoipDatabase] : bundledGeoDatabases(),
+      geoipDatabaseSet: geoipDatabase !== undefined,
       denylist: value.URL_DENYLIST.split(',')
         .map((domain) => domain.trim())
         .filter(Boolean),
@@ -310,8 +341,25 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): { confi
         slowMs: value.EXPORT_SLOW_READER_SECONDS * 1000,
       },
       importMaxBytes: value.IMPORT_MAX_BYTES,
+      webhooks: {
+        retryDelays: value.WEBHOOK_RETRY_DELAYS,
+        logDays: value.WEBHOOK_LOG_DAYS,
+        allowPrivateTargets: value.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true',
+      },
     },
   };
+}
+
+/** Why `file` cannot be read as a database, or undefined when it can. */
+function unreadableFile(file: string): string | undefined {
+  try {
+    if (!statSync(file).isFile()) return `${file} is not a file`;
+    accessSync(file, constants.R_OK);
+    return undefined;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? `no such file: ${file}` : `cannot read ${file} (${code ?? (error as Error).message})`;
+  }
 }
 
 /** TRUST_PROXY as Fastify takes it: unset (no proxy), `true`/`false`, a hop count, or proxy addresses. */

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { LocalDenylist, ReputationChain, remoteReputation } from '@shortlinks/api/destinations';
 import { createMailer } from '@shortlinks/api/mailer';
+import { GeoLookup } from '@shortlinks/api/redirects';
 import { createServices } from '@shortlinks/api/services';
 import { ensureFirstAccount, firstOwnerLink } from './bootstrap.ts';
 import { buildServer } from './build-server.ts';
@@ -20,6 +21,15 @@ const { config, problems } = readConfig(process.env, repoRoot);
 if (!config) {
   for (const problem of problems) console.error(`config: ${problem}`);
   process.exit(1);
+}
+// A database the operator named is opened now, so a file that is not one stops the start here;
+// the bundled one is opened by the first click that needs it (docs/statistics.md).
+const geo = new GeoLookup(config.geoipDatabases);
+if (config.geoipDatabaseSet) {
+  await geo.load().catch((error: unknown) => {
+    console.error(`config: GEOIP_DATABASE: ${config.geoipDatabases[0]} is not a readable MMDB file (${(error as Error).message})`);
+    process.exit(1);
+  });
 }
 
 // The web dashboard is built (when missing or stale) while the database starts.
@@ -53,12 +63,14 @@ const services = createServices({
     flushIntervalMs: config.clickFlushMs,
     maxBuffered: config.clickBufferMax,
     retentionDays: config.clickRetentionDays,
+    geo,
     log: (message) => warn(message),
   },
   redirectStaleIfErrorMs: config.redirectStaleIfErrorMs,
   importMaxBytes: config.importMaxBytes,
   dashboardUrl: `${config.publicUrl}/app`,
   mailer: config.mail && createMailer({ ...config.mail, timeoutMs: MAIL_TIMEOUT_MS }),
+  webhooks: config.webhooks,
 });
 reportDashboardBuild(await dashboard);
 const baseUrl = localOrigin(config.host, config.port);

@@ -12,6 +12,7 @@ import {
 } from '@shortlinks/contract';
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import { addFileOperation } from './openapi-file-operations.ts';
+import { addImageOperation } from './openapi-image-operations.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: a generated schema, read where it is known to be
 type Json = any;
@@ -65,6 +66,7 @@ export function buildOpenApiDocument(router: AppRouter, baseUrl: string): OpenAP
 
   for (const [, meta] of everyProcedureMeta()) if (meta.streamed) addStreamedOperation(document, meta);
   for (const [, meta] of everyProcedureMeta()) if (meta.file) addFileOperation(document, meta);
+  for (const [, meta] of everyProcedureMeta()) if (meta.image) addImageOperation(document, meta);
 
   for (const [name, meta] of everyProcedureMeta()) {
     const operation = (document.paths?.[meta.openapi.path] as Record<string, Operation> | undefined)?.[meta.openapi.method.toLowerCase()];

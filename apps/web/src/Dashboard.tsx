@@ -16,6 +16,7 @@ import { SecurityPage } from './views/SecurityPage.tsx';
 import { SessionsPage } from './views/SessionsPage.tsx';
 import { TagStatsPage } from './views/TagStatsPage.tsx';
 import { TagsPage } from './views/TagsPage.tsx';
+import { WebhooksPage } from './views/WebhooksPage.tsx';
 
 /**
  * The signed-in dashboard: a header with the navigation, the plan's usage, the workspace (a
@@ -61,6 +62,7 @@ export function Dashboard({
               <NavLink href={paths.security}>Security</NavLink>
             </>
           ) : null}
+          <NavLink href={paths.webhooks}>Webhooks</NavLink>
         </nav>
         {me ? <WorkspaceSwitcher me={me} onSwitched={onPersonChanged} /> : null}
         <section className="app-usage" aria-label="Plan usage">
@@ -128,6 +130,9 @@ function Views({
       <Route path="/tags/:id">{(params) => <TagStatsPage id={params.id} account={account} />}</Route>
       <Route path={paths.overview}>
         <OverviewPage />
+      </Route>
+      <Route path={paths.webhooks}>
+        <WebhooksPage />
       </Route>
       <Route>
         <NotFoundPage />

@@ -15,6 +15,7 @@ export const paths = {
   members: '/members',
   sessions: '/sessions',
   security: '/security',
+  webhooks: '/webhooks',
 } as const;
 
 /**

@@ -33,7 +33,7 @@ function filledProcess() {
   coherence.reset(true);
   caches.redirects.set(
     'a',
-    { linkId: 'lnk_a', destination: 'https://example.com/', expiresAt: null, expirationUrl: null },
+    { linkId: 'lnk_a', destination: 'https://example.com/', expiresAt: null, expirationUrl: null, smart: null },
     caches.redirects.snapshot(),
   );
   caches.redirects.set('gone', NO_LINK, caches.redirects.snapshot());

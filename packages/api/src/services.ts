@@ -7,12 +7,14 @@ import { DestinationChecker } from './destinations/destination-checker.ts';
 import { hostOf } from './destinations/destination-policy.ts';
 import { DenylistService } from './destinations/reputation/denylist-service.ts';
 import { ReputationChain, type UrlReputation } from './destinations/reputation/reputation-chain.ts';
+import { Changes } from './events/change-log.ts';
 import { LinkExportService } from './links/export/link-export.ts';
 import { LinkImportService } from './links/import/link-import.ts';
 import { SentFileImportService } from './links/import/sent-file-import.ts';
 import { LinkBulkService } from './links/link-bulk-service.ts';
 import { LinkReadCache } from './links/link-read-cache.ts';
 import { LinkService } from './links/link-service.ts';
+import { QrCodeService } from './links/qr-code.ts';
 import { InvitationService } from './people/invitation-service.ts';
 import type { Mailer } from './people/mailer.ts';
 import { MemberService } from './people/member-service.ts';
@@ -24,8 +26,14 @@ import { UserService } from './people/user-service.ts';
 import { ClickRecorder, type ClickRecorderOptions } from './redirects/click-recorder.ts';
 import { RedirectCache } from './redirects/redirect-cache.ts';
 import { RedirectService } from './redirects/redirect-service.ts';
+import { SmartRedirects } from './redirects/smart-redirects.ts';
+import { bundledGeoDatabases, GeoLookup } from './stats/geo-lookup.ts';
 import { StatsService } from './stats/stats-service.ts';
 import { TagService } from './tags/tag-service.ts';
+import { WebhookOutbox } from './webhooks/webhook-outbox.ts';
+import { WebhookQueue } from './webhooks/webhook-queue.ts';
+import { WebhookService } from './webhooks/webhook-service.ts';
+import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from './webhooks/webhook-settings.ts';
 
 export type { AccountView, NewAccount } from './accounts/account-service.ts';
 export { API_KEY_PREFIX, type ApiKeyView, type Caller } from './accounts/api-key-service.ts';
@@ -46,6 +54,7 @@ export { type PasswordLinkPurpose, passwordLinkUrl } from './people/password-lin
 export { isRole, ROLES, type Role } from './people/roles.ts';
 export { SESSION_IDLE_MS, SESSION_TOKEN_PREFIX } from './people/session-service.ts';
 export type { SignInAttempts, WebExchange } from './people/sign-in-attempts.ts';
+export { DEFAULT_LOG_DAYS, DEFAULT_RETRY_DELAYS, type WebhookSettings } from './webhooks/webhook-settings.ts';
 
 export interface ServiceOptions {
   orm: Orm;
@@ -69,6 +78,8 @@ export interface ServiceOptions {
   dashboardUrl?: string;
   /** Mails invitation links (SMTP_URL); unset: the inviter hands them over. */
   mailer?: Mailer | undefined;
+  /** WEBHOOK_RETRY_DELAYS, WEBHOOK_LOG_DAYS, WEBHOOK_ALLOW_PRIVATE_TARGETS (docs/webhooks.md). */
+  webhooks?: Partial<WebhookSettings>;
 }
 
 /** Every domain service, built once per process. */
@@ -83,13 +94,20 @@ export interface Services {
   sentFileImport: SentFileImportService;
   tags: TagService;
   stats: StatsService;
+  /** Links' QR codes (GET /links/{id}/qr). */
+  qrCodes: QrCodeService;
   redirects: RedirectService;
+  /** Passwords, click limits, rules and previews on the redirect path (issue #30). */
+  smartRedirects: SmartRedirects;
   clicks: ClickRecorder;
   denylist: DenylistService;
   /** Every destination check: the stored denylist, then the configured sources (metrics observe it). */
   reputation: ReputationChain;
   /** What the process's caches forget, for its own writes and for the change announcements it hears. */
   coherence: CacheCoherence;
+  webhooks: WebhookService;
+  /** Sends the webhooks' deliveries; the server starts and stops it (build-server.ts). */
+  webhookQueue: WebhookQueue;
   /** People (docs/accounts.md): who they are and their passwords. */
   users: UserService;
   /** Browser sessions, kept in PostgreSQL. */
@@ -117,6 +135,7 @@ export function createServices({
   importMaxBytes,
   dashboardUrl,
   mailer,
+  webhooks,
 }: ServiceOptions): Services {
   const origin = shortDomain.replace(/\/+$/, '');
   const denylist = new DenylistService(orm);
@@ -131,7 +150,10 @@ export function createServices({
   const coherence = new CacheCoherence(caches);
   const linkChanged = (slug: string) => coherence.linkChanged(slug);
   const callerChanged = (accountId: string) => coherence.callerChanged(accountId);
-  const links = new LinkService(orm, destinations, origin, linkChanged, caches.linkReads);
+  // Every change is recorded in its transaction, for each outlet: the webhooks' outbox (events/).
+  const webhookSettings = { ...DEFAULT_WEBHOOK_SETTINGS, ...webhooks };
+  const changes = new Changes([new WebhookOutbox()]);
+  const links = new LinkService(orm, destinations, origin, linkChanged, caches.linkReads, changes);
   const linkImport = new LinkImportService(links, destinations);
   const sessions = new SessionService(orm, caches.callers, callerChanged);
   const users = new UserService(orm, sessions);
@@ -158,15 +180,20 @@ export function createServices({
     linkExport: new LinkExportService(orm, origin),
     linkImport,
     sentFileImport: new SentFileImportService(linkImport, importMaxBytes),
-    tags: new TagService(orm),
+    tags: new TagService(orm, changes),
     stats: new StatsService(orm, origin),
+    qrCodes: new QrCodeService(links),
     redirects: new RedirectService(orm, {
       cache: caches.redirects,
       ...(redirectStaleIfErrorMs === undefined ? {} : { staleIfErrorMs: redirectStaleIfErrorMs }),
     }),
-    clicks: new ClickRecorder(orm, { ...clicks, written: () => coherence.clicksWritten() }),
+    smartRedirects: new SmartRedirects(orm, origin),
+    // A plain install places clicks with the bundled IP database (docs/statistics.md).
+    clicks: new ClickRecorder(orm, { geo: new GeoLookup(bundledGeoDatabases()), ...clicks, written: () => coherence.clicksWritten() }),
     denylist,
     reputation: chain,
     coherence,
+    webhooks: new WebhookService(orm, hostOf(origin), webhookSettings),
+    webhookQueue: new WebhookQueue(orm, webhookSettings),
   };
 }

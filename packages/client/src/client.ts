@@ -18,12 +18,24 @@ import type {
   LinkPage,
   LinkStats,
   LinkUpdate,
+  QrCode,
+  QrCodeQuery,
   StatsQuery,
   Tag,
   TagInput,
   TagList,
   TagUpdate,
   UpsertedLink,
+  Webhook,
+  WebhookDelivery,
+  WebhookDeliveryDetail,
+  WebhookDeliveryPage,
+  WebhookDeliveryQuery,
+  WebhookDeliveryRef,
+  WebhookInput,
+  WebhookList,
+  WebhookUpdate,
+  WebhookWithSecret,
 } from './types.ts';
 
 export type ClientOptions = {
@@ -81,6 +93,12 @@ export interface ShortlinksClient {
      * (`PAYLOAD_TOO_LARGE`).
      */
     import(input: ImportInput): Promise<ImportReport>;
+    /**
+     * The link's QR code (docs/redirects.md): it encodes `short_url?qr=1`, so a visit from it is
+     * counted as a scan. `data` is the SVG document, or the PNG in base64
+     * (`Buffer.from(code.data, 'base64')`).
+     */
+    qr(id: string, query?: QrCodeQuery): Promise<QrCode>;
   };
   tags: {
     create(input: TagInput): Promise<Tag>;
@@ -94,6 +112,20 @@ export interface ShortlinksClient {
     link(id: string, query?: StatsQuery): Promise<LinkStats>;
     tag(id: string, query?: StatsQuery): Promise<GroupStats>;
     account(query?: StatsQuery): Promise<GroupStats>;
+  };
+  /** Webhooks (docs/webhooks.md): deliveries signed by the Standard Webhooks scheme. */
+  webhooks: {
+    /** The answer carries the secret, as does {@link rotateSecret}'s: nothing else shows it. */
+    create(input: WebhookInput): Promise<WebhookWithSecret>;
+    list(): Promise<WebhookList>;
+    get(id: string): Promise<Webhook>;
+    update(input: WebhookUpdate): Promise<Webhook>;
+    delete(id: string): Promise<void>;
+    rotateSecret(id: string): Promise<WebhookWithSecret>;
+    deliveries(id: string, query?: WebhookDeliveryQuery): Promise<WebhookDeliveryPage>;
+    delivery(input: WebhookDeliveryRef): Promise<WebhookDeliveryDetail>;
+    retryDelivery(input: WebhookDeliveryRef): Promise<WebhookDelivery>;
+    test(id: string): Promise<WebhookDelivery>;
   };
 }
 
@@ -146,6 +178,7 @@ export function createClient(options: ClientOptions): ShortlinksClient {
       bulkDelete: (input) => call(() => trpc.links.bulkDelete.mutate(input)),
       export: (query = {}) => call(async () => streamed(await trpc.links.export.query(query))),
       import: (input) => call(() => trpc.links.import.mutate(input)),
+      qr: (id, query = {}) => call(() => trpc.links.qr.query({ ...query, id })),
     },
     tags: {
       create: (input) => call(() => trpc.tags.create.mutate(input)),
@@ -157,6 +190,18 @@ export function createClient(options: ClientOptions): ShortlinksClient {
       link: (id, query = {}) => call(() => trpc.stats.link.query({ ...query, id })),
       tag: (id, query = {}) => call(() => trpc.stats.tag.query({ ...query, id })),
       account: (query = {}) => call(() => trpc.stats.account.query(query)),
+    },
+    webhooks: {
+      create: (input) => call(() => trpc.webhooks.create.mutate(input)),
+      list: () => call(() => trpc.webhooks.list.query({})),
+      get: (id) => call(() => trpc.webhooks.get.query({ id })),
+      update: (input) => call(() => trpc.webhooks.update.mutate(input)),
+      delete: (id) => call(() => trpc.webhooks.delete.mutate({ id })),
+      rotateSecret: (id) => call(() => trpc.webhooks.rotateSecret.mutate({ id })),
+      deliveries: (id, query = {}) => call(() => trpc.webhooks.deliveries.query({ ...query, id })),
+      delivery: (input) => call(() => trpc.webhooks.delivery.query(input)),
+      retryDelivery: (input) => call(() => trpc.webhooks.retryDelivery.mutate(input)),
+      test: (id) => call(() => trpc.webhooks.test.mutate({ id })),
     },
   };
 }

@@ -21,6 +21,16 @@ export const LIMITS = {
   bulkItems: 100,
   /** Not in the spec: deep OFFSET pages are slow and useless; documented in docs/api-decisions.md. */
   pageMax: 1_000_000,
+  /** Smart links (issue #30, docs/redirects.md): a link's password, click limit, redirect rules and preview. */
+  passwordMinChars: 4,
+  passwordMaxChars: 128,
+  maxClicksMax: 1_000_000_000,
+  rulesPerLink: 20,
+  ruleQueryParams: 10,
+  ruleTextChars: 64,
+  ruleQueryChars: 200,
+  previewTitleChars: 200,
+  previewDescriptionChars: 500,
 } as const;
 
 export const TAG_COLORS = ['indigo', 'violet', 'cyan', 'fuchsia', 'lime', 'slate'] as const;

@@ -29,6 +29,10 @@ export {
   Tag,
   TwoFactor,
   UserSession,
+  Webhook,
+  WebhookAttempt,
+  WebhookDelivery,
+  WebhookEvent,
 } from './entities/index.ts';
 export { createOrm, migrate, type Orm, type OrmOptions } from './orm.ts';
 export { type PoolErrors, poolErrorsOf } from './pool-errors.ts';

@@ -1,7 +1,7 @@
 import { LocalDenylist, type UrlReputation } from '@shortlinks/api/destinations';
 import type { Mailer } from '@shortlinks/api/mailer';
 import type { RateLimitSettings } from '@shortlinks/api/plans';
-import { createServices, type Services } from '@shortlinks/api/services';
+import { createServices, type Services, type WebhookSettings } from '@shortlinks/api/services';
 import { createOrm, type Orm } from '@shortlinks/db';
 import type { FastifyInstance } from 'fastify';
 import { createTestDatabase } from './test-database.ts';
@@ -42,6 +42,8 @@ export interface HarnessOptions {
   dashboardUrl?: string;
   /** Mails invitations (a mailer on `@shortlinks/testing/smtp-server`'s url); unset: none is mailed. */
   mailer?: Mailer;
+  /** Webhook settings (WEBHOOK_RETRY_DELAYS, …); tests that call a loopback receiver allow private targets. */
+  webhooks?: Partial<WebhookSettings>;
 }
 
 /** What every server builder takes from the harness (apps/server's buildServer takes more). */
@@ -89,6 +91,7 @@ export function testServers<Options extends HarnessBuildOptions>(build: ServerBu
       rateLimits,
       dashboardUrl,
       mailer,
+      webhooks,
       ...serverOptions
     } = options;
     const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
@@ -103,6 +106,7 @@ export function testServers<Options extends HarnessBuildOptions>(build: ServerBu
       ...(redirectStaleIfErrorMs === undefined ? {} : { redirectStaleIfErrorMs }),
       ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
       mailer,
+      ...(webhooks === undefined ? {} : { webhooks }),
     });
     const app = await build({
       ...definedOnly(serverOptions),

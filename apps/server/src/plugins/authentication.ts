@@ -24,6 +24,12 @@ export function bearerToken(header: string | undefined): string | undefined {
 /** Where the session cookie counts: tRPC only. `/api/v1` never reads it (docs/security.md). */
 const SESSION_PATHS = /^\/trpc(\/|\?|$)/;
 
+/**
+ * The procedures that sign a browser in (`auth.signIn`, `auth.usePasswordLink`, an invitation
+ * accepted, two-factor's second step), single or in a batch.
+ */
+const SIGN_IN_PATHS = /^\/trpc\/[^?]*\b(auth\.|invitations\.accept|twoFactor\.signIn)/;
+
 /** Methods that change nothing, which a cross-site page may send without harm (tRPC queries are GETs). */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -36,8 +42,8 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * - On tRPC only, without an Authorization header: the session cookie's caller. A write made with
  *   it (any method but GET and HEAD) must come from this server's own origin (`Origin`) and carry
  *   the session's CSRF token in `X-CSRF-Token`; otherwise it is refused with 403 FORBIDDEN before
- *   anything runs. A write to tRPC without a cookie (signing in) is refused too when it names
- *   another origin, so no other site can sign a browser in to an account of its choosing.
+ *   anything runs. Signing in without a cookie is refused too when it names another origin, so no
+ *   other site can sign a browser in to an account of its choosing.
  */
 export const authenticationPlugin = fastifyPlugin(
   async (app: FastifyInstance, { services, cookies }: { services: Services; cookies: CookiePolicy }) => {
@@ -50,8 +56,13 @@ export const authenticationPlugin = fastifyPlugin(
       }
       const writes = !SAFE_METHODS.has(request.method);
       const origin = request.headers.origin;
-      if (writes && origin !== undefined && !sameOrigin(request, origin, cookies)) throw crossSite('it came from another site');
       const token = request.cookies[SESSION_COOKIE];
+      // Signing in from another site (login CSRF) is refused even without a cookie; any other
+      // call without a cookie or a key has no caller, and answers as it always did.
+      const signsIn = token === undefined && SIGN_IN_PATHS.test(request.url);
+      if (writes && (token !== undefined || signsIn) && origin !== undefined && !sameOrigin(request, origin, cookies)) {
+        throw crossSite('it came from another site');
+      }
       const caller = token === undefined ? undefined : await services.sessions.authenticate(token);
       if (caller?.session && writes) {
         if (origin === undefined) throw crossSite('it names no Origin');

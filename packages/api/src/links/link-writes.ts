@@ -4,10 +4,20 @@ import { effectiveLimits } from '../accounts/plans.ts';
 import type { AccountRow, Db } from '../database/database.ts';
 import { AppError } from '../errors.ts';
 import { newId } from '../ids.ts';
+import { startCounting, stopCounting } from '../redirects/click-limit.ts';
 import { byName, createTags, findTags, setLinkTags } from '../tags/tag-resolution.ts';
 import { changedFields, keepsTags, type LinkChange, type NewLink, newExpiry, type TaggedLink } from './link-changes.ts';
 import { insertWithSlug } from './link-insert.ts';
 import { findLiveLink, LINK_COLUMNS, LINK_FIELDS, type LinkRow, sortedTags, tagsColumn, tagsOfLinks } from './link-reads.ts';
+import { changedSmartFields, NO_SMART_FIELDS } from './smart-link-fields.ts';
+
+/**
+ * What a transaction of link writes changed, for the change log (events/change-log.ts): the
+ * caller turns each into its record, the object as the API returns it.
+ */
+export type LinkWriteChange =
+  | { type: 'link.created' | 'link.updated' | 'link.deleted'; link: TaggedLink }
+  | { type: 'tag.created'; tag: TagSummary };
 
 /** The live links a batch names: by slug, by external id, and (rows with neither) by final destination. */
 export interface LinkNames {
@@ -43,9 +53,14 @@ export class LinkWrites {
   readonly #newLinkTags = new Map<string, TagSummary[]>();
   /** The slugs whose redirect this transaction changed. */
   readonly slugs = new Set<string>();
+  /** What this transaction changed, in order, when {@link #recording} (see {@link LinkWriteChange}). */
+  readonly changes: LinkWriteChange[] = [];
+  /** Whether someone listens to the changes: a deleted link's tags are then read before they go. */
+  readonly #recording: boolean;
 
-  constructor(db: Db, account: AccountRow) {
+  constructor(db: Db, account: AccountRow, recording = false) {
     this.#db = db;
+    this.#recording = recording;
     this.#account = account;
     this.#linkLimit = effectiveLimits(account).link_limit;
     this.#liveLinks = Number(account.live_link_count);
@@ -72,16 +87,20 @@ export class LinkWrites {
         comments: link.comments,
         expires_at: expiry.expires_at,
         expiration_url: expiry.expiration_url,
+        ...changedSmartFields(NO_SMART_FIELDS, link.smart),
         ...(link.created_at ? { created_at: link.created_at } : {}),
       },
       link.slug,
     );
     this.#liveLinks++;
+    if (inserted.max_clicks !== null) await startCounting(this.#db, inserted.id, 0);
     const carried = await this.#created(tags);
     if (carried.length > 0) this.#newLinkTags.set(inserted.id, carried);
     if (inserted.external_id !== null) this.#externalIds.set(inserted.external_id, inserted.id);
     this.slugs.add(inserted.slug);
-    return { ...inserted, tags: carried };
+    const created = { ...inserted, tags: carried };
+    if (this.#recording) this.changes.push({ type: 'link.created', link: created });
+    return created;
   }
 
   /**
@@ -109,14 +128,22 @@ export class LinkWrites {
       .where('id', '=', link.id)
       .returning(LINK_FIELDS)
       .executeTakeFirstOrThrow();
+    if (updated.max_clicks === null ? link.max_clicks !== null : link.max_clicks === null) {
+      await (updated.max_clicks === null ? stopCounting(this.#db, link.id) : startCounting(this.#db, link.id, Number(updated.click_count)));
+    }
     if (link.external_id !== null && link.external_id !== updated.external_id) this.#externalIds.set(link.external_id, undefined);
     if (updated.external_id !== null) this.#externalIds.set(updated.external_id, updated.id);
     this.slugs.add(updated.slug);
+    if (this.#recording) this.changes.push({ type: 'link.updated', link: { ...updated, tags } });
     return { ...updated, tags };
   }
 
   /** Deletes the link, locked by the caller, after the account (spec: DELETE /links/{id}). */
   async delete(link: LinkRow): Promise<void> {
+    if (this.#recording) {
+      const tags = this.#newLinkTags.get(link.id) ?? (await tagsOfLinks(this.#db, [link.id])).get(link.id) ?? [];
+      this.changes.push({ type: 'link.deleted', link: { ...link, tags } });
+    }
     // The row stays (deleted_at) so its click history survives; deleting detaches its tags.
     await this.#db.updateTable('link').set({ deleted_at: new Date() }).where('id', '=', link.id).execute();
     await this.#db.deleteFrom('link_tag').where('link_id', '=', link.id).execute();
@@ -238,7 +265,10 @@ export class LinkWrites {
   /** The tags found, with the missing ones created now, in the API's order. */
   async #created({ found, missing }: { found: TagSummary[]; missing: string[] }): Promise<TagSummary[]> {
     const created = await createTags(this.#db, this.#account, missing);
-    for (const tag of created) this.#tagsByName.set(tag.name.toLowerCase(), tag);
+    for (const tag of created) {
+      this.#tagsByName.set(tag.name.toLowerCase(), tag);
+      if (this.#recording) this.changes.push({ type: 'tag.created', tag });
+    }
     return [...found, ...created].sort(byName);
   }
 }

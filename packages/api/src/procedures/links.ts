@@ -13,6 +13,7 @@ import { CREATE_ERRORS, DELETE_ERRORS, UPDATE_ERRORS } from './link-errors.ts';
 import { linksBulkRouter } from './links-bulk.ts';
 import { linksExportRouter } from './links-export.ts';
 import { linksImportRouter } from './links-import.ts';
+import { linksQrRouter } from './links-qr.ts';
 import { pathParam } from './path-param.ts';
 import { authedProcedure } from './trpc.ts';
 
@@ -22,6 +23,7 @@ const linkRef = z.strictObject({ id: LinkRefSchema });
 export const linksRouter = {
   // First: REST picks the first procedure whose path matches, and `/links/{id}` matches `/links/bulk`.
   ...linksBulkRouter,
+  ...linksQrRouter,
 
   create: authedProcedure({
     openapi: { method: 'POST', path: '/links', tags, summary: 'Create a link', protect: true, successDescription: 'The new link' },

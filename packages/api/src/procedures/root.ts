@@ -7,11 +7,13 @@ import { statsRouter } from './stats.ts';
 import { tagsRouter } from './tags.ts';
 import { router } from './trpc.ts';
 import { twoFactorRouter } from './two-factor.ts';
+import { webhooksRouter } from './webhooks.ts';
 
 export const appRouter = router({
   links: linksRouter,
   tags: tagsRouter,
   stats: statsRouter,
+  webhooks: webhooksRouter,
   auth: authRouter,
   members: membersRouter,
   workspace: workspaceRouter,

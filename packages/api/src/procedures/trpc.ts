@@ -66,6 +66,12 @@ export interface Meta extends OpenApiMeta {
    * the file itself: trpc-to-openapi cannot, so its mapping is disabled and the server serves it.
    */
   streamed?: true;
+  /**
+   * The result is an image (`{ content_type, data }`: SVG text or PNG in base64), which REST
+   * answers as the image itself: trpc-to-openapi cannot, so its mapping is disabled and the server
+   * serves it (GET /links/{id}/qr).
+   */
+  image?: true;
 }
 
 // tRPC's meta type must stay optional-shaped for trpc-to-openapi; the builder below requires it.

@@ -1,7 +1,9 @@
 import type { Orm } from '@shortlinks/db';
 import { isDatabaseUnavailable } from '@shortlinks/db';
 import { reader } from '../database/database.ts';
+import { SMART_LINK_FIELDS } from '../links/smart-link-fields.ts';
 import { NO_LINK, RedirectCache, type RedirectTarget } from './redirect-cache.ts';
+import { type SmartRedirect, smartRedirectOf } from './smart-redirect.ts';
 
 /**
  * How long a link seen before the database became unreachable keeps redirecting (stale-if-error,
@@ -21,6 +23,8 @@ const OUTAGE_RETRY_MS = 1000;
 /** What a visit of `/{slug}` gets. */
 export type RedirectOutcome =
   | { kind: 'redirect'; location: string; linkId: string }
+  /** A link with a password, click limit, rules or preview: the visit decides (smart-visits.ts). */
+  | { kind: 'smart'; target: RedirectTarget & { smart: SmartRedirect } }
   /** Expired without an expiration_url (docs/redirects.md). */
   | { kind: 'gone' }
   | { kind: 'not_found' }
@@ -89,7 +93,7 @@ export class RedirectService {
     // Converted: `expires_at` comes as a Date. A miss is read once per slug, then cached.
     const row = await reader(this.#orm)
       .selectFrom('link')
-      .select(['id', 'destination_url', 'expires_at', 'expiration_url'])
+      .select(['id', 'destination_url', 'expires_at', 'expiration_url', ...SMART_LINK_FIELDS])
       .where('slug', '=', slug)
       .where('deleted_at', 'is', null)
       .executeTakeFirst();
@@ -99,6 +103,7 @@ export class RedirectService {
       destination: row.destination_url,
       expiresAt: row.expires_at?.getTime() ?? null,
       expirationUrl: row.expiration_url,
+      smart: smartRedirectOf(row),
     };
   }
 }
@@ -106,6 +111,7 @@ export class RedirectService {
 /** What a visit at `now` gets from a cached (or just loaded) entry; past expires_at, the fallback or 410. */
 function outcomeOf(entry: RedirectTarget | typeof NO_LINK, now: number): RedirectOutcome {
   if (entry === NO_LINK) return { kind: 'not_found' };
+  if (entry.smart !== null) return { kind: 'smart', target: entry as RedirectTarget & { smart: SmartRedirect } };
   if (entry.expiresAt !== null && now >= entry.expiresAt) {
     return entry.expirationUrl ? { kind: 'redirect', location: entry.expirationUrl, linkId: entry.linkId } : { kind: 'gone' };
   }

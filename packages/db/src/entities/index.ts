@@ -6,14 +6,17 @@ import { Click } from './click.ts';
 import { DenylistEntry } from './denylist-entry.ts';
 import { Invitation } from './invitation.ts';
 import { Link } from './link.ts';
+import { LinkClickLimit } from './link-click-limit.ts';
 import { LinkSearch } from './link-search.ts';
 import { LinkTag } from './link-tag.ts';
 import { Membership } from './membership.ts';
 import { PasswordLink } from './password-link.ts';
+import { ServerSecret } from './server-secret.ts';
 import { SsoIdentity } from './sso-identity.ts';
 import { Tag } from './tag.ts';
 import { PendingSignIn, TwoFactor } from './two-factor.ts';
 import { UserSession } from './user-session.ts';
+import { Webhook, WebhookAttempt, WebhookDelivery, WebhookEvent } from './webhook.ts';
 
 export {
   Account,
@@ -23,52 +26,70 @@ export {
   DenylistEntry,
   Invitation,
   Link,
+  LinkClickLimit,
   LinkSearch,
   LinkTag,
   Membership,
   PasswordLink,
   PendingSignIn,
+  ServerSecret,
   SsoIdentity,
   Tag,
   TwoFactor,
   UserSession,
+  Webhook,
+  WebhookAttempt,
+  WebhookDelivery,
+  WebhookEvent,
 };
 
 export const entities = [
   Account,
   ApiKey,
-  AppUser,
   Click,
   DenylistEntry,
-  Invitation,
   Link,
+  LinkClickLimit,
   LinkSearch,
   LinkTag,
+  ServerSecret,
+  Tag,
+  Webhook,
+  WebhookEvent,
+  WebhookDelivery,
+  WebhookAttempt,
+  AppUser,
   Membership,
   PasswordLink,
+  UserSession,
+  Invitation,
+  TwoFactor,
   PendingSignIn,
   SsoIdentity,
-  Tag,
-  TwoFactor,
-  UserSession,
 ];
 
 /** The tables as Kysely sees them, inferred from the entities (property names are column names). */
 export type Database = InferKyselyDB<
   | typeof Account
   | typeof ApiKey
-  | typeof AppUser
   | typeof Click
   | typeof DenylistEntry
-  | typeof Invitation
   | typeof Link
+  | typeof LinkClickLimit
   | typeof LinkSearch
   | typeof LinkTag
+  | typeof ServerSecret
+  | typeof Tag
+  | typeof Webhook
+  | typeof WebhookEvent
+  | typeof WebhookDelivery
+  | typeof WebhookAttempt
+  | typeof AppUser
   | typeof Membership
   | typeof PasswordLink
+  | typeof UserSession
+  | typeof Invitation
+  | typeof TwoFactor
   | typeof PendingSignIn
   | typeof SsoIdentity
-  | typeof Tag
-  | typeof TwoFactor
-  | typeof UserSession
 >;

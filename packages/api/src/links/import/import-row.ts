@@ -16,6 +16,12 @@ export interface ImportedLink {
   expiration_url?: string;
   /** Unix milliseconds; kept, so the link keeps its age. */
   created_at?: number;
+  /** Smart links (issue #30), as our own export writes them: the password's argon2id hash, never a password. */
+  password_hash?: string;
+  max_clicks?: unknown;
+  /** As read (JSON): checked under the API's rules by the import. */
+  rules?: unknown;
+  preview?: unknown;
 }
 
 /** Why a row could not be read: reported with its row number, never applied. */
