@@ -166,9 +166,14 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   );
   app.addHook('onReady', async () => {
     await listener.start();
+    // Which hosts are served, before the first visit (docs/domains.md); a database not there yet
+    // serves the server's own domain only until the listener's connection reloads them.
+    await services.domains.directory.reload().catch((error: Error) => app.log.warn(`could not read the domains: ${error.message}`));
     services.clicks.start();
+    services.domainRechecks.start();
   });
   app.addHook('onClose', async () => {
+    await services.domainRechecks.stop();
     await services.clicks.stop();
     await listener.stop();
   });

@@ -53,6 +53,8 @@ const services = createServices({
   },
   redirectStaleIfErrorMs: config.redirectStaleIfErrorMs,
   importMaxBytes: config.importMaxBytes,
+  dnsServers: config.dnsServers,
+  domainCheckIntervalMs: config.domainCheckIntervalMs,
 });
 reportDashboardBuild(await dashboard);
 const baseUrl = `http://${config.host.includes(':') ? `[${config.host}]` : config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`;

@@ -7,6 +7,9 @@ import { DestinationChecker } from './destinations/destination-checker.ts';
 import { hostOf } from './destinations/destination-policy.ts';
 import { DenylistService } from './destinations/reputation/denylist-service.ts';
 import { ReputationChain, type UrlReputation } from './destinations/reputation/reputation-chain.ts';
+import { DomainDirectory } from './domains/domain-directory.ts';
+import { DomainRechecks, DomainService } from './domains/domain-service.ts';
+import { TxtLookup } from './domains/txt-lookup.ts';
 import { LinkExportService } from './links/export/link-export.ts';
 import { LinkImportService } from './links/import/link-import.ts';
 import { SentFileImportService } from './links/import/sent-file-import.ts';
@@ -52,6 +55,10 @@ export interface ServiceOptions {
   redirectStaleIfErrorMs?: number;
   /** The largest import file the API takes, in bytes (IMPORT_MAX_BYTES). */
   importMaxBytes?: number;
+  /** DNS servers (`host:port`) for domain verification (DNS_SERVERS); none: the system's. */
+  dnsServers?: readonly string[] | undefined;
+  /** How often a verified domain's record is looked up again (DOMAIN_CHECK_INTERVAL_MINUTES). */
+  domainCheckIntervalMs?: number | undefined;
 }
 
 /** Every domain service, built once per process. */
@@ -73,6 +80,10 @@ export interface Services {
   reputation: ReputationChain;
   /** What the process's caches forget, for its own writes and for the change announcements it hears. */
   coherence: CacheCoherence;
+  /** Branded domains (docs/domains.md); `domains.directory` is every process's in-memory map of them. */
+  domains: DomainService;
+  /** The periodic re-check of verified domains' records, started with the server. */
+  domainRechecks: DomainRechecks;
 }
 
 export function createServices({
@@ -84,15 +95,19 @@ export function createServices({
   linkReadCacheMs,
   redirectStaleIfErrorMs,
   importMaxBytes,
+  dnsServers,
+  domainCheckIntervalMs,
 }: ServiceOptions): Services {
   const origin = shortDomain.replace(/\/+$/, '');
   const denylist = new DenylistService(orm);
   const chain = new ReputationChain(reputation ? [denylist, reputation] : [denylist]);
-  const destinations = new DestinationChecker(hostOf(origin), chain);
+  const directory = new DomainDirectory(orm, hostOf(origin));
+  const destinations = new DestinationChecker(hostOf(origin), chain, (host) => directory.isShortDomain(host));
   const caches = {
     redirects: new RedirectCache(),
     linkReads: new LinkReadCache(linkReadCacheMs === undefined ? {} : { ttlMs: linkReadCacheMs }),
     callers: new CallerCache(callerCacheMs === undefined ? {} : { ttlMs: callerCacheMs }),
+    domains: directory,
   };
   // Every service that writes tells it what it changed, after commit.
   const coherence = new CacheCoherence(caches);
@@ -100,6 +115,7 @@ export function createServices({
   const callerChanged = (accountId: string) => coherence.callerChanged(accountId);
   const links = new LinkService(orm, destinations, origin, linkChanged, caches.linkReads);
   const linkImport = new LinkImportService(links, destinations);
+  const domains = new DomainService(orm, hostOf(origin), directory, new TxtLookup(dnsServers), destinations);
   return {
     accounts: new AccountService(orm, callerChanged),
     apiKeys: new ApiKeyService(orm, caches.callers, callerChanged),
@@ -118,5 +134,7 @@ export function createServices({
     denylist,
     reputation: chain,
     coherence,
+    domains,
+    domainRechecks: new DomainRechecks(domains, domainCheckIntervalMs),
   };
 }

@@ -1,3 +1,4 @@
+export * from './domain.ts';
 export * from './error-body.ts';
 export * from './errors.ts';
 export * from './fields.ts';

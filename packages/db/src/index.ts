@@ -6,11 +6,24 @@ export {
   type ChangeHandlers,
   ChangeListener,
   DEFAULT_HEARTBEAT,
+  DOMAIN_CHANGES_CHANNEL,
   type Heartbeat,
   LINK_CHANGES_CHANNEL,
 } from './change-announcements.ts';
 export { isDatabaseUnavailable } from './database-unavailable.ts';
-export { Account, ApiKey, Click, type Database, DenylistEntry, entities, Link, LinkSearch, LinkTag, Tag } from './entities/index.ts';
+export {
+  Account,
+  ApiKey,
+  Click,
+  type Database,
+  DenylistEntry,
+  Domain,
+  entities,
+  Link,
+  LinkSearch,
+  LinkTag,
+  Tag,
+} from './entities/index.ts';
 export { createOrm, migrate, type Orm, type OrmOptions } from './orm.ts';
 export { type PoolErrors, poolErrorsOf } from './pool-errors.ts';
 export { violatedUniqueIndex } from './unique-violation.ts';

@@ -29,6 +29,8 @@ export interface HarnessOptions {
   linkReadCacheMs?: number;
   /** How long links seen before the database became unreachable keep redirecting. */
   redirectStaleIfErrorMs?: number;
+  /** DNS servers for domain verification (`host:port`): a test's own DNS server. */
+  dnsServers?: string[];
   /** Distinct click events kept unwritten at most (CLICK_BUFFER_MAX). */
   clickBufferMax?: number;
   /** Remote reputation or other sources asked after the stored denylist, instead of the default domain list. */
@@ -77,6 +79,7 @@ export function testServers<Options extends HarnessBuildOptions>(build: ServerBu
       clickFlushMs,
       linkReadCacheMs,
       redirectStaleIfErrorMs,
+      dnsServers,
       clickBufferMax,
       reputation,
       logLevel = 'warn',
@@ -94,6 +97,7 @@ export function testServers<Options extends HarnessBuildOptions>(build: ServerBu
       clicks: { flushIntervalMs: clickFlushMs ?? 60_000, ...(clickBufferMax === undefined ? {} : { maxBuffered: clickBufferMax }) },
       ...(linkReadCacheMs === undefined ? {} : { linkReadCacheMs }),
       ...(redirectStaleIfErrorMs === undefined ? {} : { redirectStaleIfErrorMs }),
+      ...(dnsServers === undefined ? {} : { dnsServers }),
     });
     const app = await build({
       ...definedOnly(serverOptions),

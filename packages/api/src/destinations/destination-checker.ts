@@ -5,13 +5,28 @@ import { ReputationUnavailable, type UrlReputation } from './reputation/reputati
 import { asciiUrl, mergeUtm, type Utm } from './utm.ts';
 
 /** Checks a destination or expiration URL against the host rules and the reputation service. */
+/** The fields a URL is checked for. */
+type UrlField = 'destination_url' | 'expiration_url' | 'root_redirect_url' | 'not_found_url';
+
 export class DestinationChecker {
   readonly #shortDomainHost: string;
   readonly #reputation: UrlReputation;
+  /** Whether a host is one of the server's verified branded domains (refused like the short domain: docs/domains.md). */
+  readonly #isBrandedDomain: (host: string) => boolean;
 
-  constructor(shortDomainHost: string, reputation: UrlReputation) {
+  constructor(shortDomainHost: string, reputation: UrlReputation, isBrandedDomain: (host: string) => boolean = () => false) {
     this.#shortDomainHost = shortDomainHost;
     this.#reputation = reputation;
+    this.#isBrandedDomain = isBrandedDomain;
+  }
+
+  /** A branded domain's root or not-found redirect as it will be stored, under the destination rules. */
+  async domainRedirect(field: 'root_redirect_url' | 'not_found_url', url: string): Promise<string> {
+    this.#checkPolicy(field, url);
+    const stored = asciiUrl(url);
+    if (stored.length > LIMITS.urlChars) throw validationError(field, `${field} must be at most ${LIMITS.urlChars} characters`);
+    await this.#checkReputation(field, stored);
+    return stored;
   }
 
   /**
@@ -40,13 +55,15 @@ export class DestinationChecker {
     return stored;
   }
 
-  #checkPolicy(field: 'destination_url' | 'expiration_url', sent: string): void {
+  #checkPolicy(field: UrlField, sent: string): void {
     const problem = destinationProblem(sent, this.#shortDomainHost);
     if (problem) throw validationError(field, `${field} ${problem}`);
+    const host = new URL(sent).hostname.toLowerCase().replace(/\.+$/, '');
+    if (this.#isBrandedDomain(host)) throw validationError(field, `${field} must not point to a short-link domain of this server`);
   }
 
   /** Asks the reputation sources about the URL as it will be stored. */
-  async #checkReputation(field: 'destination_url' | 'expiration_url', url: string): Promise<void> {
+  async #checkReputation(field: UrlField, url: string): Promise<void> {
     const verdict = await this.#reputation.check(url).catch((error: unknown) => {
       if (!(error instanceof ReputationUnavailable)) throw error;
       // Failure policy fail-closed (docs/security.md): refused, with a code that says "retry later".

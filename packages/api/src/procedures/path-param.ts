@@ -5,6 +5,7 @@ import { AppError } from '../errors.ts';
 const UNKNOWN = {
   link: () => new AppError('LINK_NOT_FOUND'),
   tag: () => new AppError('TAG_NOT_FOUND'),
+  domain: () => new AppError('DOMAIN_NOT_FOUND'),
 } as const;
 
 /**

@@ -1,4 +1,5 @@
 import type { Context } from './context.ts';
+import { domainsRouter } from './domains.ts';
 import { linksRouter } from './links.ts';
 import { errorShapeOf, proceduresOf } from './router-internals.ts';
 import { statsRouter } from './stats.ts';
@@ -9,6 +10,7 @@ export const appRouter = router({
   links: linksRouter,
   tags: tagsRouter,
   stats: statsRouter,
+  domains: domainsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,7 +1,9 @@
 import type { Orm } from '@shortlinks/db';
 import { isDatabaseUnavailable } from '@shortlinks/db';
+import { sql } from 'kysely';
 import { reader } from '../database/database.ts';
 import { NO_LINK, RedirectCache, type RedirectTarget } from './redirect-cache.ts';
+import { parseRedirectKey } from './redirect-key.ts';
 
 /**
  * How long a link seen before the database became unreachable keeps redirecting (stale-if-error,
@@ -43,7 +45,10 @@ export class RedirectService {
     this.#staleIfErrorMs = staleIfErrorMs;
   }
 
-  /** The outcome from the cache alone; undefined when the slug is not cached (then {@link resolve}). */
+  /**
+   * The outcome from the cache alone; undefined when the slug is not cached (then {@link resolve}).
+   * `slug` here and below is the slug's key on its domain (redirect-key.ts).
+   */
   resolveCached(slug: string, now: number): RedirectOutcome | undefined {
     const entry = this.cache.get(slug);
     return entry === undefined ? undefined : outcomeOf(entry, now);
@@ -85,11 +90,15 @@ export class RedirectService {
     return loading;
   }
 
-  async #load(slug: string): Promise<RedirectTarget | undefined> {
+  /** `key`: the slug on its domain (redirect-key.ts). */
+  async #load(key: string): Promise<RedirectTarget | undefined> {
+    const { domainId, slug } = parseRedirectKey(key);
     // Converted: `expires_at` comes as a Date. A miss is read once per slug, then cached.
+    // The domain as link_slug_live_key holds it, so the index answers.
     const row = await reader(this.#orm)
       .selectFrom('link')
       .select(['id', 'destination_url', 'expires_at', 'expiration_url'])
+      .where(sql<string>`coalesce(domain_id, '')`, '=', domainId ?? '')
       .where('slug', '=', slug)
       .where('deleted_at', 'is', null)
       .executeTakeFirst();

@@ -12,6 +12,7 @@ import { Migration20261125100000_account_api_rate_limit } from './Migration20261
 import { Migration20261126080000_link_searched_text } from './Migration20261126080000_link_searched_text.ts';
 import { Migration20261127090000_account_links_changes } from './Migration20261127090000_account_links_changes.ts';
 import { Migration20261127100000_link_slug_changes } from './Migration20261127100000_link_slug_changes.ts';
+import { Migration20261127112800_domains } from './Migration20261127112800_domains.ts';
 
 /** Every migration in order. Listed explicitly so no file-system discovery is needed at run time. */
 export const migrationsList: MigrationObject[] = [
@@ -28,4 +29,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261126080000_link_searched_text', class: Migration20261126080000_link_searched_text },
   { name: 'Migration20261127090000_account_links_changes', class: Migration20261127090000_account_links_changes },
   { name: 'Migration20261127100000_link_slug_changes', class: Migration20261127100000_link_slug_changes },
+  { name: 'Migration20261127112800_domains', class: Migration20261127112800_domains },
 ];
