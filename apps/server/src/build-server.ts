@@ -28,6 +28,7 @@ import { openApiPlugin } from './plugins/openapi.ts';
 import { redirectPlugin } from './plugins/redirect.ts';
 import { NOT_FOUND_PAGE, sendPage } from './plugins/redirect-pages.ts';
 import { restPlugin } from './plugins/rest.ts';
+import { tlsAskPlugin } from './plugins/tls-ask.ts';
 import { trpcPlugin } from './plugins/trpc.ts';
 import { registerRateLimits, TRACKED_CLIENTS } from './rate-limits.ts';
 import { fastRedirectServer, type TrustProxy } from './redirects/fast-redirects.ts';
@@ -79,12 +80,15 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const rateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
   const trust = trustOf(options.trustProxy);
   // A visit's one entry into the API package, for both paths: this server's limit and country header.
-  const visits = new Visits(services, {
-    limit: rateLimits.redirects,
-    windowMs: rateLimits.windowMs,
-    trackedAddresses: TRACKED_CLIENTS,
-    countryHeader,
-  });
+  const visits = new Visits(
+    { redirects: services.redirects, clicks: services.clicks, domains: services.domains.directory },
+    {
+      limit: rateLimits.redirects,
+      windowMs: rateLimits.windowMs,
+      trackedAddresses: TRACKED_CLIENTS,
+      countryHeader,
+    },
+  );
   let log: FastifyBaseLogger | undefined;
   const visitLog = new VisitLog(() => log, options.visitSummaryMs);
   const metrics = options.metrics ? await createServerMetrics({ services, orm, visits: visitLog.counts }) : undefined;
@@ -156,6 +160,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   await app.register(dashboardPlugin, { prefix: '/app' });
   // Outside the API scope, so a redirect runs no CORS hook.
   await app.register(redirectPlugin, { visits, visitCounts: visitLog.counts });
+  await app.register(tlsAskPlugin, { visits });
 
   // What every cache of the process forgets as changes are announced, and when announcements may
   // have been missed, is written once: packages/api/src/cache-coherence.ts. Buffered clicks are

@@ -9,6 +9,8 @@ import { DenylistService } from './destinations/reputation/denylist-service.ts';
 import { ReputationChain, type UrlReputation } from './destinations/reputation/reputation-chain.ts';
 import { DomainDirectory } from './domains/domain-directory.ts';
 import { DomainRechecks, DomainService } from './domains/domain-service.ts';
+import { LinkDomains } from './domains/link-domains.ts';
+import { ShortUrls } from './domains/short-urls.ts';
 import { TxtLookup } from './domains/txt-lookup.ts';
 import { LinkExportService } from './links/export/link-export.ts';
 import { LinkImportService } from './links/import/link-import.ts';
@@ -113,7 +115,8 @@ export function createServices({
   const coherence = new CacheCoherence(caches);
   const linkChanged = (slug: string) => coherence.linkChanged(slug);
   const callerChanged = (accountId: string) => coherence.callerChanged(accountId);
-  const links = new LinkService(orm, destinations, origin, linkChanged, caches.linkReads);
+  const shortUrls = new ShortUrls(origin, directory);
+  const links = new LinkService(orm, destinations, shortUrls, linkChanged, caches.linkReads, new LinkDomains(hostOf(origin), directory));
   const linkImport = new LinkImportService(links, destinations);
   const domains = new DomainService(orm, hostOf(origin), directory, new TxtLookup(dnsServers), destinations);
   return {

@@ -29,6 +29,8 @@ export class DomainDirectory {
   #served = new Map<string, ServedDomain>();
   /** Every domain's name by id (a domain's name never changes), for links' short URLs. */
   #names = new Map<string, string>();
+  /** Accounts with a verified domain: only those may have a default domain to look up. */
+  #accounts = new Set<string>();
   #loading: Promise<void> | undefined;
   #again = false;
 
@@ -67,9 +69,11 @@ export class DomainDirectory {
       .execute();
     const served = new Map<string, ServedDomain>();
     const names = new Map<string, string>();
+    const accounts = new Set<string>();
     for (const row of rows) {
       names.set(row.id, row.name);
       if (row.verified_at === null) continue;
+      accounts.add(row.account_id);
       served.set(row.name, {
         id: row.id,
         name: row.name,
@@ -80,6 +84,7 @@ export class DomainDirectory {
     }
     this.#served = served;
     this.#names = names;
+    this.#accounts = accounts;
   }
 
   /** A reload failed in the background (an announcement's): kept until the next one. */
@@ -112,6 +117,11 @@ export class DomainDirectory {
   /** The verified domain named so (lower case), if this server serves it. */
   served(name: string): ServedDomain | undefined {
     return this.#served.get(name);
+  }
+
+  /** Whether the account has a verified domain, as far as this process has heard. */
+  hasVerifiedDomain(accountId: string): boolean {
+    return this.#accounts.has(accountId);
   }
 
   /** The name of a domain by id, when known. */

@@ -4,6 +4,7 @@ import { changedFields, changesNothing, keepsTags, type TaggedLink } from './lin
 const NOW = Date.UTC(2026, 10, 27);
 const link: TaggedLink = {
   id: 'lnk_1',
+  domain_id: null,
   slug: 'promo',
   destination_url: 'https://example.com/a',
   title: 'A',

@@ -3,6 +3,8 @@
  * recorder (started, flushed and stopped with the server; its counts for metrics), and the
  * descriptions of a visitor the server's logs and tests share.
  */
+
+export type { HostDomain, ServedDomain } from '../domains/domain-directory.ts';
 export { describeAgent, isBot, type VisitorAgent } from './agent-class.ts';
 export {
   type ClickCounts,
@@ -14,6 +16,7 @@ export {
   type DroppedClicks,
   type FlushObserver,
 } from './click-recorder.ts';
+export { redirectKey } from './redirect-key.ts';
 export { DEFAULT_STALE_IF_ERROR_MS, type RedirectOutcome } from './redirect-service.ts';
 export { boundedAddress } from './visit-limiter.ts';
 export { type VisitHeaders, type VisitSettings, Visits } from './visits.ts';
