@@ -228,3 +228,31 @@ describe('GET /.well-known/shortlinks/tls-ask', () => {
     expect((await fetch(`${server.origin}/.well-known/shortlinks/tls-ask`)).status).toBe(404);
   });
 });
+
+describe('import and export carry the domain', () => {
+  test("rows on the workspace's verified domains go there; others go to the default domain, said once per domain", async () => {
+    const dave = await createAccount(server, { plan: 'unlimited' });
+    await verifiedDomain(dave, dns, 'dave.example');
+    const file = [
+      'id,slug,short_url,destination_url,title,tags,external_id,comments,expires_at,expiration_url,click_count,created_at',
+      'lnk_a,same,https://dave.example/same,https://example.com/a,A,,,,,,0,2026-01-01T00:00:00.000Z',
+      'lnk_b,same,https://sho.rt/same,https://example.com/b,B,,,,,,0,2026-01-01T00:00:00.000Z',
+      'lnk_c,other,https://elsewhere.example/other,https://example.com/c,C,,,,,,0,2026-01-01T00:00:00.000Z',
+      'lnk_d,more,https://elsewhere.example/more,https://example.com/d,D,,,,,,0,2026-01-01T00:00:00.000Z',
+    ].join('\n');
+    const response = await dave.call('POST', '/links/import', file, { 'content-type': 'text/csv' });
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    expect(response.body).toMatchObject({ created: 4, refused: 0 });
+    expect(response.body.notes).toEqual([expect.stringContaining('elsewhere.example')]);
+    const links = (await dave.call('GET', '/links?per_page=100')).body.links as { slug: string; domain: string }[];
+    expect(links.map((one) => `${one.domain}/${one.slug}`).sort()).toEqual([
+      'dave.example/same',
+      'sho.rt/more',
+      'sho.rt/other',
+      'sho.rt/same',
+    ]);
+    // The export names each link's domain in its short_url, which the import reads back.
+    const exported = await fetch(`${server.api}/links/export`, { headers: { authorization: `Bearer ${dave.key}` } });
+    expect(await exported.text()).toContain('https://dave.example/same');
+  });
+});

@@ -124,7 +124,7 @@ export function createServices({
     apiKeys: new ApiKeyService(orm, caches.callers, callerChanged),
     links,
     linksBulk: new LinkBulkService(orm, links, destinations),
-    linkExport: new LinkExportService(orm, origin),
+    linkExport: new LinkExportService(orm, shortUrls),
     linkImport,
     sentFileImport: new SentFileImportService(linkImport, importMaxBytes),
     tags: new TagService(orm),

@@ -64,7 +64,12 @@ export class LinkWrites {
       throw new AppError('LINK_LIMIT_REACHED', `The account is at its plan's limit of ${this.#linkLimit} links`);
     }
     if (link.external_id !== undefined) await this.#assertExternalIdFree(link.external_id, undefined);
-    const domainId = this.#domains ? await this.#domains.forNewLink(this.#db, this.#account.id, link.domain, this.#domainIds) : null;
+    const domainId =
+      link.domainId !== undefined
+        ? link.domainId
+        : this.#domains
+          ? await this.#domains.forNewLink(this.#db, this.#account.id, link.domain, this.#domainIds)
+          : null;
     const tags = await this.#findTags(link.tag_ids, link.tag_names);
     // The link before any new tag: a slug taken (by another account) is refused having created none,
     // so a batch goes on without that row's tags.
@@ -132,6 +137,25 @@ export class LinkWrites {
     this.#liveLinks--;
     if (link.external_id !== null) this.#externalIds.set(link.external_id, undefined);
     this.slugs.add(redirectKey(link.domain_id, link.slug));
+  }
+
+  /**
+   * The domain an imported row goes on (docs/domains.md): the one it names when that is one of the
+   * workspace's verified domains or the server's own; else (or naming none) the workspace's
+   * default, as a link without `domain`, and `unknown` is the name it could not keep.
+   */
+  async importedDomain(name: string | undefined): Promise<{ domainId: LinkDomainId; unknown?: string }> {
+    if (!this.#domains) return { domainId: null };
+    if (name !== undefined) {
+      try {
+        return { domainId: await this.#domains.forNewLink(this.#db, this.#account.id, name, this.#domainIds) };
+      } catch (error) {
+        if (!(error instanceof AppError) || error.field !== 'domain') throw error;
+        const fallback = await this.#domains.forNewLink(this.#db, this.#account.id, undefined, this.#domainIds);
+        return { domainId: fallback, unknown: name.trim().toLowerCase() };
+      }
+    }
+    return { domainId: await this.#domains.forNewLink(this.#db, this.#account.id, undefined, this.#domainIds) };
   }
 
   /** Writes what the transaction left to its end (the new links' tags); the caller calls it before commit. */

@@ -14,6 +14,10 @@ export interface CheckedLink {
   expires_at: Date | null | undefined;
   expiration_url: string | undefined;
   created_at: Date | undefined;
+  /** The domain the file names, as written. */
+  domain: string | undefined;
+  /** The domain the row goes on, once the import has resolved it: an id, or null for the server's own. */
+  domainId?: string | null;
 }
 
 /**
@@ -60,6 +64,7 @@ export function checkImportedLink(link: ImportedLink, now: number): CheckedLink 
     expires_at: expiresAt,
     expiration_url: expirationUrl,
     created_at: createdAt,
+    domain: link.domain,
   };
 }
 

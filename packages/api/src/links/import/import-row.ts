@@ -16,6 +16,8 @@ export interface ImportedLink {
   expiration_url?: string;
   /** Unix milliseconds; kept, so the link keeps its age. */
   created_at?: number;
+  /** The domain the file puts the link on (docs/domains.md): kept when it is one of the workspace's verified domains. */
+  domain?: string;
 }
 
 /** Why a row could not be read: reported with its row number, never applied. */
