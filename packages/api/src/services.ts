@@ -128,7 +128,7 @@ export function createServices({
     linkImport,
     sentFileImport: new SentFileImportService(linkImport, importMaxBytes),
     tags: new TagService(orm),
-    stats: new StatsService(orm, origin),
+    stats: new StatsService(orm, shortUrls),
     redirects: new RedirectService(orm, {
       cache: caches.redirects,
       ...(redirectStaleIfErrorMs === undefined ? {} : { staleIfErrorMs: redirectStaleIfErrorMs }),

@@ -20,12 +20,13 @@ export class ShortUrls {
   }
 
   /** The name a link's domain is shown by. */
-  domainOf(domainId: string | null): string {
-    return domainId === null ? this.serverHost : (this.#directory.nameOf(domainId) ?? domainId);
+  domainOf(domainId: string | null | undefined): string {
+    return domainId === null || domainId === undefined ? this.serverHost : (this.#directory.nameOf(domainId) ?? domainId);
   }
 
-  shortUrl(domainId: string | null, slug: string): string {
-    return domainId === null ? `${this.#origin}/${slug}` : `${this.#scheme}//${this.domainOf(domainId)}/${slug}`;
+  /** `domainId` undefined (a row kept from before domains, such as a tag's stored sums) is the server's own. */
+  shortUrl(domainId: string | null | undefined, slug: string): string {
+    return domainId === null || domainId === undefined ? `${this.#origin}/${slug}` : `${this.#scheme}//${this.domainOf(domainId)}/${slug}`;
   }
 
   /**
