@@ -1,6 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { TestAccount, TestServer } from '@shortlinks/testing';
+import jsQR from 'jsqr';
 import type { Locator, Page } from 'playwright-core';
+import { PNG } from 'pngjs';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { configure, type ExtensionBrowser, openPopupWindow, readClipboard, screenshotAll, TOOLBAR_POPUP } from './browser.ts';
 import { type ScenarioWorld, startScenarioWorld, visitLink } from './world.ts';
@@ -163,7 +165,11 @@ describe('popup', () => {
     await expect.poll(() => popup.getByRole('status').filter({ hasText: 'Copied' }).count()).toBe(1);
     expect(await readClipboard(browser, pages.loopback)).toBe(shortUrl);
     await popup.getByTestId('qr-code').waitFor();
-    expect(await popup.getByRole('link', { name: 'PNG' }).getAttribute('download')).toMatch(/^qr-.+\.png$/);
+    const png = popup.getByRole('link', { name: 'PNG' });
+    expect(await png.getAttribute('download')).toMatch(/^qr-.+\.png$/);
+    // The download is the API's code: the short URL with qr=1, so a scan of it is counted as one.
+    const image = PNG.sync.read(Buffer.from((await png.getAttribute('href'))?.replace(/^data:image\/png;base64,/, '') ?? '', 'base64'));
+    expect(jsQR(new Uint8ClampedArray(image.data), image.width, image.height)?.data).toBe(`${shortUrl}?qr=1`);
     // The page's link has the focus now: Enter copies it again.
     expect(await popup.evaluate(() => document.activeElement?.textContent)).toBe('Copy');
 

@@ -32,7 +32,7 @@ export async function drive(
   url: string,
   headers: Record<string, string>,
   seconds: number,
-  paths?: string[],
+  paths?: (string | { path: string; headers: Record<string, string> })[],
   send?: RequestBody,
 ): Promise<LoadResult> {
   const before = performance.eventLoopUtilization();
@@ -42,7 +42,15 @@ export async function drive(
     connections: 50,
     duration: seconds,
     workers: 1,
-    ...(paths ? { requests: paths.map((path) => ({ method: 'GET' as const, path })) } : {}),
+    ...(paths
+      ? {
+          requests: paths.map((path) =>
+            typeof path === 'string'
+              ? { method: 'GET' as const, path }
+              : { method: 'GET' as const, path: path.path, headers: { ...headers, ...path.headers } },
+          ),
+        }
+      : {}),
     ...(send ? { method: send.method, body: send.body } : {}),
   });
   const busy = performance.eventLoopUtilization(before);

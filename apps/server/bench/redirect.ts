@@ -9,13 +9,19 @@
  * Both get the same load: 50 connections cycling through 2,000 distinct slugs, with a browser
  * User-Agent (so every redirect is a counted click), in interleaved rounds (alternating which goes
  * first); medians are reported, and the ratio is the median of the rounds' ratios.
+ *
+ * Two smart-link cases (issue #30) run in the same rounds against the same server, each with its
+ * own ratio to bare: `rules10`, links with 10 redirect rules none of which holds (every condition
+ * is checked, the worst case), and `unlocked`, password-protected links visited with the cookie
+ * their password gave (the cookie's signature checked on every visit). Both go through Fastify's
+ * route, as every smart link does (docs/redirects.md).
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { LocalDenylist } from '@shortlinks/api/destinations';
-import { DEFAULT_CLICK_FLUSH_MS } from '@shortlinks/api/redirects';
+import { DEFAULT_CLICK_FLUSH_MS, hashPassword, UNLOCK_COOKIE } from '@shortlinks/api/redirects';
 import { createServices } from '@shortlinks/api/services';
 import { createOrm, type Database, migrate } from '@shortlinks/db';
 import { startEmbeddedPostgres } from '@shortlinks/db/embedded';
@@ -47,7 +53,28 @@ await sql`
   insert into link (id, account_id, slug, destination_url, title)
   select 'lnk_bench' || g, ${account.id}, 'b' || g, 'https://example.com/articles/' || g || '?ref=short', 'Bench ' || g
   from generate_series(1, ${LINKS}) g`.execute(db);
-const rows = await db.selectFrom('link').select(['slug', 'destination_url']).where('deleted_at', 'is', null).execute();
+// The smart links: 10 rules that never hold for the load's visitors, and a password.
+const TEN_RULES = JSON.stringify(
+  ['DE', 'FR', 'IT', 'ES', 'NL', 'BE', 'AT', 'CH', 'PL', 'SE'].map((country, i) => ({
+    if: i % 2 ? { country } : { country, language: 'de', query: { src: 'x' } },
+    destination_url: `https://example.com/${country}`,
+  })),
+);
+const PASSWORD_HASH = await hashPassword('bench-password');
+await sql`
+  insert into link (id, account_id, slug, destination_url, title, rules)
+  select 'lnk_rules' || g, ${account.id}, 'r' || g, 'https://example.com/ruled/' || g, 'Rules ' || g, ${TEN_RULES}
+  from generate_series(1, ${DISTINCT_SLUGS}) g`.execute(db);
+await sql`
+  insert into link (id, account_id, slug, destination_url, title, password_hash)
+  select 'lnk_locked' || g, ${account.id}, 'p' || g, 'https://example.com/locked/' || g, 'Locked ' || g, ${PASSWORD_HASH}
+  from generate_series(1, ${DISTINCT_SLUGS}) g`.execute(db);
+const rows = await db
+  .selectFrom('link')
+  .select(['slug', 'destination_url'])
+  .where('deleted_at', 'is', null)
+  .where('slug', 'like', 'b%')
+  .execute();
 console.log(`${rows.length} links in the database`);
 
 // The per-IP limiter runs (its cost is measured) with a limit the load never reaches.
@@ -80,26 +107,47 @@ const bare = createServer((request, response) => {
 await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
 
 const portOf = (address: unknown) => (address as { port: number }).port;
-const urls = { server: `http://127.0.0.1:${portOf(app.server.address())}`, bare: `http://127.0.0.1:${portOf(bare.address())}` };
+const server = `http://127.0.0.1:${portOf(app.server.address())}`;
+const urls = { server, bare: `http://127.0.0.1:${portOf(bare.address())}`, rules10: server, unlocked: server };
 const paths = Array.from({ length: DISTINCT_SLUGS }, (_, i) => `/b${1 + ((i * 7919) % LINKS)}`);
+const now = Date.now();
+const loads: Record<keyof typeof urls, Parameters<typeof drive>[3]> = {
+  server: paths,
+  bare: paths,
+  rules10: Array.from({ length: DISTINCT_SLUGS }, (_, i) => `/r${i + 1}`),
+  unlocked: await Promise.all(
+    Array.from({ length: DISTINCT_SLUGS }, async (_, i) => ({
+      path: `/p${i + 1}`,
+      headers: {
+        cookie: `${UNLOCK_COOKIE}=${await services.smartRedirects.unlocks.cookieValue(`lnk_locked${i + 1}`, PASSWORD_HASH, now)}`,
+      },
+    })),
+  ),
+};
 const headers = { 'user-agent': BROWSER };
 
 // Warm-up: every slug once (the cache holds the hot set, as in production), then JIT.
-for (const url of Object.values(urls)) {
-  for (let i = 0; i < paths.length; i += 100) {
+for (const [name, url] of Object.entries(urls) as [keyof typeof urls, string][]) {
+  const load = loads[name] ?? [];
+  for (let i = 0; i < load.length; i += 100) {
     await Promise.all(
-      paths.slice(i, i + 100).map((path) => fetch(`${url}${path}`, { redirect: 'manual', headers: { 'user-agent': 'Googlebot/2.1' } })),
+      load.slice(i, i + 100).map((entry) =>
+        fetch(`${url}${typeof entry === 'string' ? entry : entry.path}`, {
+          redirect: 'manual',
+          headers: { 'user-agent': 'Googlebot/2.1' },
+        }),
+      ),
     );
   }
-  await drive(url, headers, 2, paths);
+  await drive(url, headers, 2, load);
 }
 
-const results: Record<string, LoadResult[]> = { server: [], bare: [] };
+const results: Record<string, LoadResult[]> = { server: [], bare: [], rules10: [], unlocked: [] };
 for (let round = 1; round <= ROUNDS; round++) {
   // Alternating which target goes first, so a machine that speeds up or slows down favours neither.
-  const order = round % 2 ? Object.entries(urls) : Object.entries(urls).reverse();
+  const order = (round % 2 ? Object.entries(urls) : Object.entries(urls).reverse()) as [keyof typeof urls, string][];
   for (const [name, url] of order) {
-    const result = await drive(url, headers, SECONDS, paths);
+    const result = await drive(url, headers, SECONDS, loads[name]);
     if (result.errors > 0) throw new Error(`${name}: ${result.errors} errors, ${result.timeouts} of them timeouts`);
     results[name]?.push(result);
     console.log(
@@ -135,6 +183,16 @@ await orm.close();
 await cluster.stop();
 await rm(dataDir, { recursive: true, force: true });
 // The ratio of each round's pair, then their median: drift on a shared machine cancels out.
-const ratios = (results.server ?? []).map((server, i) => server.requestsPerSecond / (results.bare?.[i]?.requestsPerSecond ?? 1));
+const ratiosOf = (name: string) =>
+  (results[name] ?? []).map((result, i) => result.requestsPerSecond / (results.bare?.[i]?.requestsPerSecond ?? 1));
+const ratios = ratiosOf('server');
 console.log(`per-round ratios: ${ratios.map((r) => r.toFixed(2)).join(' ')}`);
+// Smart links (issue #30; target >= 0.70).
+for (const name of ['rules10', 'unlocked']) {
+  console.log(
+    `${name} ratio vs bare node:http = ${median(ratiosOf(name)).toFixed(2)} (per round: ${ratiosOf(name)
+      .map((r) => r.toFixed(2))
+      .join(' ')})`,
+  );
+}
 console.log(`redirect ratio vs bare node:http = ${median(ratios).toFixed(2)}`);

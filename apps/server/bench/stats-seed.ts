@@ -93,6 +93,9 @@ export async function seedClicks(orm: Orm, accountId: string, { clicks, links, t
     dimension('browser', "coalesce(browser, '')"),
     dimension('os', "coalesce(os, '')"),
     dimension('country', "coalesce(country, '')"),
+    // As the recorder writes them (click-batch.ts): a city is its country's code, a tab and its name.
+    dimension('city', "coalesce(country || E'\\t' || city, '')"),
+    dimension('trigger', 'trigger'),
   ]);
   await run(
     'account rollups, click_count, keys',

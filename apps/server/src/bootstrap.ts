@@ -1,4 +1,4 @@
-import type { AccountView, Services } from '@shortlinks/api/services';
+import { type AccountView, passwordLinkUrl, type Services } from '@shortlinks/api/services';
 
 /**
  * On the first start with an empty database, creates a default account (plan "unlimited": the
@@ -9,4 +9,17 @@ export async function ensureFirstAccount(services: Services): Promise<{ account:
   const account = await services.accounts.create({ name: 'Default', plan: 'unlimited' });
   const { secret } = await services.apiKeys.create(account.id);
   return { account, secret };
+}
+
+/**
+ * While nobody can sign in (no person exists: a new database, or one from before people), a new
+ * one-time link that creates the owner of the oldest workspace, under `dashboardUrl`. Each start
+ * prints a fresh one; each works once, for 7 days (docs/accounts.md, "The first start").
+ */
+export async function firstOwnerLink(services: Services, dashboardUrl: string): Promise<{ url: string; workspace: string } | undefined> {
+  if ((await services.users.count()) > 0) return undefined;
+  const [workspace] = await services.accounts.list();
+  if (!workspace) return undefined;
+  const token = await services.passwordLinks.issueSetup(workspace.id);
+  return { url: passwordLinkUrl(dashboardUrl, 'setup', token), workspace: workspace.name };
 }

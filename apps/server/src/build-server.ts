@@ -1,10 +1,12 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import fastifyCookie from '@fastify/cookie';
 import proxyAddr from '@fastify/proxy-addr';
 import { AppError } from '@shortlinks/api/errors';
 import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from '@shortlinks/api/plans';
 import { Visits } from '@shortlinks/api/redirects';
 import type { Services } from '@shortlinks/api/services';
+import { SsoService, type SsoSettings } from '@shortlinks/api/sso';
 import { ChangeListener, type Orm } from '@shortlinks/db';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import { BODY_LIMIT_BYTES } from './body-limits.ts';
@@ -28,6 +30,7 @@ import { openApiPlugin } from './plugins/openapi.ts';
 import { redirectPlugin } from './plugins/redirect.ts';
 import { NOT_FOUND_PAGE, sendPage } from './plugins/redirect-pages.ts';
 import { restPlugin } from './plugins/rest.ts';
+import { singleSignOnPlugin } from './plugins/single-sign-on.ts';
 import { tlsAskPlugin } from './plugins/tls-ask.ts';
 import { trpcPlugin } from './plugins/trpc.ts';
 import { registerRateLimits, TRACKED_CLIENTS } from './rate-limits.ts';
@@ -35,6 +38,8 @@ import { fastRedirectServer, type TrustProxy } from './redirects/fast-redirects.
 import { VisitLog } from './redirects/visit-log.ts';
 import { incomingRequestId, REQUEST_ID_HEADER, requestIdOf } from './request-id.ts';
 import { OneLinePerRequest } from './request-log.ts';
+import type { CookiePolicy } from './session-cookie.ts';
+import { CountedSignInAttempts, DEFAULT_SIGN_IN_LIMITS, type SignInLimits } from './sign-in-limits.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -50,6 +55,15 @@ export interface ServerOptions {
   databaseUrl: string;
   /** The server's own origin, for the OpenAPI document's server URL. */
   baseUrl: string;
+  /**
+   * The dashboard's public origin (PUBLIC_URL). When it is https, the session cookie is always
+   * `Secure`; otherwise it is `Secure` for requests that came over HTTPS (docs/security.md).
+   */
+  publicUrl?: string | undefined;
+  /** Single sign-on with OpenID Connect (OIDC_* settings: docs/accounts.md); unset: none. */
+  singleSignOn?: SsoSettings | undefined;
+  /** Overrides of the limits on failed sign-ins (docs/security.md); tests set them. */
+  signInLimits?: Partial<SignInLimits>;
   logLevel?: string;
   /** Header set by a trusted proxy with the visitor's country (e.g. `cf-ipcountry`); statistics only. */
   countryHeader?: string | undefined;
@@ -81,7 +95,12 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const trust = trustOf(options.trustProxy);
   // A visit's one entry into the API package, for both paths: this server's limit and country header.
   const visits = new Visits(
-    { redirects: services.redirects, clicks: services.clicks, domains: services.domains.directory },
+    {
+      redirects: services.redirects,
+      smartRedirects: services.smartRedirects,
+      clicks: services.clicks,
+      domains: services.domains.directory,
+    },
     {
       limit: rateLimits.redirects,
       windowMs: rateLimits.windowMs,
@@ -153,10 +172,14 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   // connection, whichever route gave it.
   closeAfterUnreadBody(app);
 
-  await registerRateLimits(app, rateLimits, options.redisUrl);
+  const counts = await registerRateLimits(app, rateLimits, options.redisUrl);
+  const signInAttempts = new CountedSignInAttempts(counts, { ...DEFAULT_SIGN_IN_LIMITS, ...options.signInLimits });
+  const cookies: CookiePolicy = { alwaysSecure: options.publicUrl?.startsWith('https://') ?? false };
   registerExportLimits(app, { ...DEFAULT_EXPORT_LIMITS, ...options.exportLimits });
   await app.register(healthPlugin, { orm });
-  await app.register(apiScope, { services, baseUrl });
+  await app.register(apiScope, { services, baseUrl, cookies, signInAttempts });
+  const sso = options.singleSignOn && new SsoService(orm, services.signIn, options.singleSignOn);
+  await app.register(singleSignOnPlugin, { sso, services, cookies, signInAttempts, publicUrl: options.publicUrl });
   await app.register(dashboardPlugin, { prefix: '/app' });
   // Outside the API scope, so a redirect runs no CORS hook.
   await app.register(redirectPlugin, { visits, visitCounts: visitLog.counts });
@@ -182,6 +205,9 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     await services.clicks.stop();
     await listener.stop();
   });
+  // Webhook deliveries: the queue on this database, started with the server (docs/webhooks.md).
+  app.addHook('onReady', async () => services.webhookQueue.start(databaseUrl, (message) => app.log.warn(message)));
+  app.addHook('onClose', async () => services.webhookQueue.stop());
   return app;
 }
 
@@ -190,10 +216,12 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
  * path no route serves. CORS for the extension comes first, so every answer here (a 429 or a 404
  * included) carries its headers.
  */
-async function apiScope(app: FastifyInstance, { services, baseUrl }: { services: Services; baseUrl: string }) {
+async function apiScope(app: FastifyInstance, { services, baseUrl, cookies, signInAttempts }: ApiScopeOptions) {
   await app.register(extensionCorsPlugin);
+  // The session cookie is read (on tRPC only) by the authentication plugin, and set by sign-in.
+  await app.register(fastifyCookie);
   // After CORS (a preflight needs no key), before everything that reads the caller.
-  await app.register(authenticationPlugin, { services });
+  await app.register(authenticationPlugin, { services, cookies });
   // Any method and path no plugin serves. A visitor's browser (GET or HEAD outside the API:
   // `/launch/`, `/a/b`) gets the same page as for an unknown slug; everything else, such as
   // `OPTIONS /api/v1/links` or `POST /x`, the API's error shape.
@@ -207,7 +235,14 @@ async function apiScope(app: FastifyInstance, { services, baseUrl }: { services:
   // authentication and error rewriting must not leak into the others.
   await app.register(openApiPlugin, { baseUrl });
   await app.register(restPlugin, { services });
-  await app.register(trpcPlugin, { services });
+  await app.register(trpcPlugin, { services, cookies, signInAttempts });
+}
+
+interface ApiScopeOptions {
+  services: Services;
+  baseUrl: string;
+  cookies: CookiePolicy;
+  signInAttempts: CountedSignInAttempts;
 }
 
 /** TRUST_PROXY as a hop count: the nearest `hops` proxies are trusted. */

@@ -1,13 +1,17 @@
+import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
 import type { RemoteReputationSettings } from '@shortlinks/api/destinations';
+import { parseSmtpUrl } from '@shortlinks/api/mailer';
 import { DEFAULT_RATE_LIMITS } from '@shortlinks/api/plans';
 import {
+  bundledGeoDatabases,
   DEFAULT_CLICK_BUFFER_MAX,
   DEFAULT_CLICK_FLUSH_MS,
   DEFAULT_RETENTION_DAYS,
   DEFAULT_STALE_IF_ERROR_MS,
 } from '@shortlinks/api/redirects';
-import { BULK_URL_CHECK_ROUNDS } from '@shortlinks/api/services';
+import { BULK_URL_CHECK_ROUNDS, DEFAULT_LOG_DAYS, DEFAULT_RETRY_DELAYS, type WebhookSettings } from '@shortlinks/api/services';
+import type { SsoSettings } from '@shortlinks/api/sso';
 import { DEFAULT_IMPORT_MAX_BYTES, type Plan } from '@shortlinks/contract';
 import { DEFAULT_QUERY_TIMEOUT_MS } from '@shortlinks/db';
 import { z } from 'zod';
@@ -50,6 +54,49 @@ const EnvSchema = z.object({
     .string()
     .regex(/^https?:\/\/[^/?#\s]+\/?$/, 'must be an origin such as https://sho.rt (scheme and host, no path)')
     .optional(),
+  /**
+   * Where people reach the dashboard (e.g. https://links.example.com): the one-time links printed
+   * for the first owner and by `user create` / `user reset-password` start with it, and when it is
+   * https the session cookie is always Secure (docs/security.md). Unset: http://HOST:PORT.
+   */
+  PUBLIC_URL: z
+    .string()
+    .regex(/^https?:\/\/[^/?#\s]+\/?$/, 'must be an origin such as https://links.example.com (scheme and host, no path)')
+    .optional(),
+  /**
+   * The SMTP server that mails invitations (docs/accounts.md, "Invitations"): smtps://user:password@host:465,
+   * or smtp://…:587 with STARTTLS required; unset: nothing is mailed, the inviter hands the link over.
+   */
+  SMTP_URL: z
+    .string()
+    .optional()
+    .superRefine((value, context) => {
+      if (value === undefined) return;
+      try {
+        parseSmtpUrl(value);
+      } catch (error) {
+        context.addIssue({ code: 'custom', message: (error as Error).message.replace(/^SMTP_URL:? ?/, '') });
+      }
+    }),
+  /** The From of the mails, such as `Shortlinks <links@example.com>`; required with SMTP_URL. */
+  MAIL_FROM: z
+    .string()
+    .max(320)
+    .regex(/^[^\r\n]*@[^\r\n]*$/, 'must be an address such as links@example.com or "Shortlinks <links@example.com>"')
+    .optional(),
+  /** Single sign-on with OpenID Connect (docs/accounts.md, "Single sign-on"): the provider's issuer URL (https). */
+  OIDC_ISSUER: z
+    .string()
+    .regex(/^https:\/\/\S+$/, "must be the provider's https:// issuer URL, such as https://accounts.example.com")
+    .optional(),
+  OIDC_CLIENT_ID: z.string().max(500).optional(),
+  OIDC_CLIENT_SECRET: z.string().max(2000).optional(),
+  /** Comma-separated email domains whose people may sign in with SSO (each exactly; a subdomain is listed itself). */
+  OIDC_ALLOWED_DOMAINS: z.string().optional(),
+  /** The workspace (account id) that people new through SSO join. */
+  OIDC_WORKSPACE: z.string().max(64).optional(),
+  /** Their role there. */
+  OIDC_ROLE: z.enum(['owner', 'admin', 'member', 'viewer']).default('member'),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   /** How often buffered clicks are written, in ms: a hard crash loses at most this much. */
   CLICK_FLUSH_MS: z.coerce.number().int().min(50).max(60_000).default(DEFAULT_CLICK_FLUSH_MS),
@@ -60,6 +107,8 @@ const EnvSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9-]+$/, 'must be an HTTP header name such as CF-IPCountry')
     .optional(),
+  /** The IP-to-location MMDB file clicks are placed with (docs/statistics.md); unset: the bundled DB-IP Lite; `none`: no lookup. */
+  GEOIP_DATABASE: z.string().optional(),
   /** Raw click events older than this many days are deleted (statistics rollups are kept); 0 keeps them. */
   CLICK_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(DEFAULT_RETENTION_DAYS),
   /** DNS servers for domain verification, `host:port` (or `host`), comma-separated; unset: the system's resolvers. */
@@ -148,6 +197,22 @@ const EnvSchema = z.object({
     .min(1024, 'must be a whole number of bytes from 1024 to 268435456 (256 MiB)')
     .max(256 * 1024 * 1024, 'must be a whole number of bytes from 1024 to 268435456 (256 MiB)')
     .default(DEFAULT_IMPORT_MAX_BYTES),
+  /** Seconds before each webhook delivery attempt after the one before, comma-separated (docs/webhooks.md). */
+  WEBHOOK_RETRY_DELAYS: z
+    .string()
+    .regex(/^\s*\d+(\s*,\s*\d+){0,19}\s*$/, 'must be 1 to 20 comma-separated whole numbers of seconds, such as 0,5,300')
+    .transform((text) => text.split(',').map((seconds) => Number(seconds.trim())))
+    .refine((delays) => delays.every((seconds) => seconds <= 7 * 86_400), 'each delay must be at most 604800 seconds (7 days)')
+    .default(DEFAULT_RETRY_DELAYS.join(',') as never),
+  /** Days webhook delivery records are kept. */
+  WEBHOOK_LOG_DAYS: z.coerce
+    .number()
+    .int('must be a whole number of days from 1 to 3650')
+    .min(1, 'must be a whole number of days from 1 to 3650')
+    .max(3_650, 'must be a whole number of days from 1 to 3650')
+    .default(DEFAULT_LOG_DAYS),
+  /** `true` lets webhooks call private and loopback addresses (receivers inside the operator's network). */
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
 });
 
 /** The validated settings of a server process. */
@@ -161,6 +226,14 @@ export interface Config {
   databaseQueryTimeoutMs: number;
   dataDir: string;
   shortDomain: string;
+  /** Where people reach the server (PUBLIC_URL, or http://HOST:PORT), without a trailing slash. */
+  publicUrl: string;
+  /** Whether PUBLIC_URL was set (only then does it make the session cookie always Secure). */
+  publicUrlSet: boolean;
+  /** Single sign-on with OpenID Connect; undefined: none. */
+  singleSignOn: SsoSettings | undefined;
+  /** Where invitations are mailed from and through; undefined: nothing is mailed. */
+  mail: { smtpUrl: string; from: string } | undefined;
   logLevel: (typeof LOG_LEVELS)[number];
   denylist: string[];
   clickFlushMs: number;
@@ -168,6 +241,10 @@ export interface Config {
   /** Lower-cased header name, or undefined. */
   clickCountryHeader: string | undefined;
   clickRetentionDays: number;
+  /** The IP-to-location databases (MMDB) clicks are placed with: the bundled pair by default; empty: none. */
+  geoipDatabases: string[];
+  /** Whether the operator named the database (GEOIP_DATABASE): it is opened at start-up, to stop there if it is unreadable. */
+  geoipDatabaseSet: boolean;
   reputation: RemoteReputationSettings;
   redirectRateLimit: number;
   redirectStaleIfErrorMs: number;
@@ -183,6 +260,7 @@ export interface Config {
   /** DNS servers for domain verification; undefined: the system's. */
   dnsServers: string[] | undefined;
   domainCheckIntervalMs: number;
+  webhooks: WebhookSettings;
 }
 
 /** Every environment problem, one line each; empty when the environment is valid. */
@@ -196,9 +274,22 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): { confi
   if (value.REPUTATION_PROVIDER !== 'none' && !value.REPUTATION_API_KEY) {
     return { problems: [`REPUTATION_API_KEY: is required when REPUTATION_PROVIDER is ${value.REPUTATION_PROVIDER}`] };
   }
+  if (value.SMTP_URL !== undefined && value.MAIL_FROM === undefined) {
+    return { problems: ['MAIL_FROM: is required when SMTP_URL is set (the From of invitation mails, e.g. links@example.com)'] };
+  }
+  const oidc = [value.OIDC_ISSUER, value.OIDC_CLIENT_ID, value.OIDC_CLIENT_SECRET, value.OIDC_ALLOWED_DOMAINS, value.OIDC_WORKSPACE];
+  const oidcNames = ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET', 'OIDC_ALLOWED_DOMAINS', 'OIDC_WORKSPACE'];
+  if (oidc.some((setting) => setting !== undefined) && oidc.some((setting) => setting === undefined)) {
+    const missing = oidcNames.filter((_, index) => oidc[index] === undefined);
+    return { problems: missing.map((name) => `${name}: is required for single sign-on (every OIDC_* setting but OIDC_ROLE)`) };
+  }
   if (value.METRICS_PORT !== undefined && value.METRICS_PORT !== 0 && value.METRICS_PORT === value.PORT) {
     return { problems: [`METRICS_PORT: must differ from PORT (${value.PORT})`] };
   }
+  const geoipDatabase =
+    value.GEOIP_DATABASE === undefined || value.GEOIP_DATABASE === 'none' ? undefined : path.resolve(cwd, value.GEOIP_DATABASE);
+  const geoipProblem = geoipDatabase === undefined ? undefined : unreadableFile(geoipDatabase);
+  if (geoipProblem) return { problems: [`GEOIP_DATABASE: ${geoipProblem}`] };
   // An idle connection is one whose request has arrived and whose answer has not started: it must
   // outlast a request still arriving, and the slowest answer: a bulk call waiting on its items' URL
   // checks, BULK_URL_CHECK_ROUNDS checks' time at most (bulk-url-checks.ts).
@@ -220,11 +311,29 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): { confi
       databaseQueryTimeoutMs: value.DATABASE_QUERY_TIMEOUT_MS,
       dataDir: path.resolve(cwd, value.DATA_DIR),
       shortDomain: (value.SHORT_DOMAIN ?? `http://localhost:${value.PORT}`).replace(/\/+$/, ''),
+      publicUrl: (value.PUBLIC_URL ?? localOrigin(value.HOST, value.PORT)).replace(/\/+$/, ''),
+      publicUrlSet: value.PUBLIC_URL !== undefined,
+      singleSignOn:
+        value.OIDC_ISSUER && value.OIDC_CLIENT_ID && value.OIDC_CLIENT_SECRET && value.OIDC_ALLOWED_DOMAINS && value.OIDC_WORKSPACE
+          ? {
+              issuer: value.OIDC_ISSUER,
+              clientId: value.OIDC_CLIENT_ID,
+              clientSecret: value.OIDC_CLIENT_SECRET,
+              allowedEmailDomains: value.OIDC_ALLOWED_DOMAINS.split(',')
+                .map((domain) => domain.trim())
+                .filter(Boolean),
+              workspaceId: value.OIDC_WORKSPACE,
+              role: value.OIDC_ROLE,
+            }
+          : undefined,
+      mail: value.SMTP_URL && value.MAIL_FROM ? { smtpUrl: value.SMTP_URL, from: value.MAIL_FROM } : undefined,
       logLevel: value.LOG_LEVEL,
       clickFlushMs: value.CLICK_FLUSH_MS,
       clickBufferMax: value.CLICK_BUFFER_MAX,
       clickCountryHeader: value.CLICK_COUNTRY_HEADER?.toLowerCase(),
       clickRetentionDays: value.CLICK_RETENTION_DAYS,
+      geoipDatabases: value.GEOIP_DATABASE === 'none' ? [] : geoipDatabase ? [geoipDatabase] : bundledGeoDatabases(),
+      geoipDatabaseSet: geoipDatabase !== undefined,
       denylist: value.URL_DENYLIST.split(',')
         .map((domain) => domain.trim())
         .filter(Boolean),
@@ -259,8 +368,25 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): { confi
       importMaxBytes: value.IMPORT_MAX_BYTES,
       dnsServers: value.DNS_SERVERS,
       domainCheckIntervalMs: value.DOMAIN_CHECK_INTERVAL_MINUTES * 60_000,
+      webhooks: {
+        retryDelays: value.WEBHOOK_RETRY_DELAYS,
+        logDays: value.WEBHOOK_LOG_DAYS,
+        allowPrivateTargets: value.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true',
+      },
     },
   };
+}
+
+/** Why `file` cannot be read as a database, or undefined when it can. */
+function unreadableFile(file: string): string | undefined {
+  try {
+    if (!statSync(file).isFile()) return `${file} is not a file`;
+    accessSync(file, constants.R_OK);
+    return undefined;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? `no such file: ${file}` : `cannot read ${file} (${code ?? (error as Error).message})`;
+  }
 }
 
 /** TRUST_PROXY as Fastify takes it: unset (no proxy), `true`/`false`, a hop count, or proxy addresses. */
@@ -272,4 +398,9 @@ function trustProxy(value: string | undefined): boolean | number | string[] | un
     .split(',')
     .map((address) => address.trim())
     .filter(Boolean);
+}
+
+/** The origin of a server listening on `host`:`port`, as a browser on this machine reaches it. */
+export function localOrigin(host: string, port: number): string {
+  return `http://${host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? 'localhost' : host}:${port}`;
 }

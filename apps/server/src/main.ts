@@ -1,11 +1,16 @@
 import path from 'node:path';
 import { LocalDenylist, ReputationChain, remoteReputation } from '@shortlinks/api/destinations';
+import { createMailer } from '@shortlinks/api/mailer';
+import { GeoLookup } from '@shortlinks/api/redirects';
 import { createServices } from '@shortlinks/api/services';
-import { ensureFirstAccount } from './bootstrap.ts';
+import { ensureFirstAccount, firstOwnerLink } from './bootstrap.ts';
 import { buildServer } from './build-server.ts';
 import { ensureDashboardBuilt } from './dashboard/build-on-start.ts';
 import { openDatabase } from './database.ts';
-import { readConfig } from './env.ts';
+import { localOrigin, readConfig } from './env.ts';
+
+/** How long handing an invitation mail to SMTP_URL may take before the inviter is told it failed (the link still works). */
+const MAIL_TIMEOUT_MS = 10_000;
 
 /** The exit code when the embedded database died and could not be restarted (EX_UNAVAILABLE). */
 const EXIT_DATABASE_LOST = 69;
@@ -16,6 +21,15 @@ const { config, problems } = readConfig(process.env, repoRoot);
 if (!config) {
   for (const problem of problems) console.error(`config: ${problem}`);
   process.exit(1);
+}
+// A database the operator named is opened now, so a file that is not one stops the start here;
+// the bundled one is opened by the first click that needs it (docs/statistics.md).
+const geo = new GeoLookup(config.geoipDatabases);
+if (config.geoipDatabaseSet) {
+  await geo.load().catch((error: unknown) => {
+    console.error(`config: GEOIP_DATABASE: ${config.geoipDatabases[0]} is not a readable MMDB file (${(error as Error).message})`);
+    process.exit(1);
+  });
 }
 
 // The web dashboard is built (when missing or stale) while the database starts.
@@ -49,20 +63,26 @@ const services = createServices({
     flushIntervalMs: config.clickFlushMs,
     maxBuffered: config.clickBufferMax,
     retentionDays: config.clickRetentionDays,
+    geo,
     log: (message) => warn(message),
   },
   redirectStaleIfErrorMs: config.redirectStaleIfErrorMs,
   importMaxBytes: config.importMaxBytes,
   dnsServers: config.dnsServers,
   domainCheckIntervalMs: config.domainCheckIntervalMs,
+  dashboardUrl: `${config.publicUrl}/app`,
+  mailer: config.mail && createMailer({ ...config.mail, timeoutMs: MAIL_TIMEOUT_MS }),
+  webhooks: config.webhooks,
 });
 reportDashboardBuild(await dashboard);
-const baseUrl = `http://${config.host.includes(':') ? `[${config.host}]` : config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`;
+const baseUrl = localOrigin(config.host, config.port);
 const app = await buildServer({
   orm: database.orm,
   services,
   databaseUrl: database.url,
   baseUrl,
+  publicUrl: config.publicUrlSet ? config.publicUrl : undefined,
+  singleSignOn: config.singleSignOn,
   logLevel: config.logLevel,
   countryHeader: config.clickCountryHeader,
   rateLimits: { redirects: config.redirectRateLimit, apiPerPlan: config.apiRateLimits },
@@ -106,6 +126,8 @@ try {
 }
 
 const first = await ensureFirstAccount(services);
+// Until someone has signed up, every start prints a new one-time link that makes the first owner.
+const ownerLink = await firstOwnerLink(services, `${config.publicUrl}/app`);
 const where = database.embedded ? `embedded PostgreSQL in ${config.dataDir}` : 'DATABASE_URL';
 console.log(`\nShortlinks is running at ${baseUrl} (database: ${where})`);
 console.log(`  Dashboard:    ${baseUrl}/app`);
@@ -117,8 +139,12 @@ if (app.metricsUrl) console.log(`  Metrics:      ${app.metricsUrl}`);
 if (first) {
   console.log('\nA default account was created. Its API key is shown only this once:\n');
   console.log(`  ${first.secret}\n`);
-  console.log(`  Sign in to the dashboard at ${baseUrl}/app with it, or call the API:\n`);
+  console.log('  Call the API with it (or paste it into the dashboard):\n');
   console.log(`  curl -H "Authorization: Bearer ${first.secret}" ${baseUrl}/api/v1/links\n`);
+}
+if (ownerLink) {
+  console.log(`Nobody can sign in to the dashboard yet. Create the owner of "${ownerLink.workspace}" (once, within 7 days) at:\n`);
+  console.log(`  ${ownerLink.url}\n`);
 }
 
 function reportDashboardBuild(build: Awaited<typeof dashboard>) {

@@ -12,6 +12,7 @@ import {
 } from '@shortlinks/contract';
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import { addFileOperation } from './openapi-file-operations.ts';
+import { addImageOperation } from './openapi-image-operations.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: a generated schema, read where it is known to be
 type Json = any;
@@ -65,11 +66,15 @@ export function buildOpenApiDocument(router: AppRouter, baseUrl: string): OpenAP
 
   for (const [, meta] of everyProcedureMeta()) if (meta.streamed) addStreamedOperation(document, meta);
   for (const [, meta] of everyProcedureMeta()) if (meta.file) addFileOperation(document, meta);
+  for (const [, meta] of everyProcedureMeta()) if (meta.image) addImageOperation(document, meta);
 
   for (const [name, meta] of everyProcedureMeta()) {
     const operation = (document.paths?.[meta.openapi.path] as Record<string, Operation> | undefined)?.[meta.openapi.method.toLowerCase()];
     if (!operation) continue;
     operation.operationId = name.replace('.', '_');
+    // The least role that may call it (docs/accounts.md, "Roles"), for people reading the document and for tools.
+    (operation as Operation & { 'x-role'?: string })['x-role'] = meta.role;
+    operation.description = `${operation.description ? `${operation.description}\n\n` : ''}Needs the role \`${meta.role}\`${meta.role === 'owner' ? '' : ' or above'} in the workspace.`;
 
     const success = operation.responses['200'] as { content?: unknown; description?: string } | undefined;
     const responses: Record<string, unknown> = {};
@@ -94,6 +99,8 @@ export function buildOpenApiDocument(router: AppRouter, baseUrl: string): OpenAP
       ...(hasBody && !meta.file ? (['INVALID_JSON'] as const) : []),
       ...(hasBody ? (['PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'] as const) : []),
       'UNAUTHORIZED',
+      // A key made by a person acts with their role: below the operation's, it is refused.
+      ...(meta.role === 'viewer' || meta.role === 'anyone' ? [] : (['FORBIDDEN'] as const)),
       ...meta.errors,
       'RATE_LIMITED',
       // Any call may meet the database down or restarting (docs/operations.md).

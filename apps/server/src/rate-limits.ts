@@ -42,13 +42,21 @@ export function rateLimited(after: string, who: string): AppError {
  * that carries more work (a tRPC batch, a bulk call) spends the rest through
  * `app.spendRateLimit()` once its body is read, in the same counters. Counters live in this
  * process's memory, or with `redisUrl` in Redis, shared by every instance (shared-rate-counts.ts,
- * docs/scaling.md).
+ * docs/scaling.md), which it returns for the limits on failed sign-ins.
  */
-export async function registerRateLimits(app: FastifyInstance, settings: RateLimitSettings, redisUrl?: string): Promise<void> {
+export async function registerRateLimits(app: FastifyInstance, settings: RateLimitSettings, redisUrl?: string): Promise<RateCounts> {
   // Requests per window for this request's caller; 0 (an operator's choice) counts nothing.
   const limitOf = (request: FastifyRequest) => (request.caller ? apiRateLimit(request.caller, settings) : settings.anonymous);
-  const keyOf = (request: FastifyRequest) => (request.caller ? `key:${request.caller.keyId}` : `ip:${clientAddress(request.ip)}`);
-  const whoOf = (request: FastifyRequest) => (request.caller ? 'for this API key' : 'from this address');
+  const keyOf = (request: FastifyRequest) => {
+    const { caller } = request;
+    if (!caller) return `ip:${clientAddress(request.ip)}`;
+    // A signed-in person has one budget for all their sessions, as a key has.
+    return caller.keyId === null ? `user:${caller.user?.id}` : `key:${caller.keyId}`;
+  };
+  const whoOf = (request: FastifyRequest) => {
+    if (!request.caller) return 'from this address';
+    return request.caller.keyId === null ? 'for this person' : 'for this API key';
+  };
   const counts: RateCounts = redisUrl ? sharedCounts(app, redisUrl) : new LocalRateCounts(TRACKED_CLIENTS);
   await app.register(fastifyRateLimit, {
     global: false,
@@ -71,6 +79,8 @@ export async function registerRateLimits(app: FastifyInstance, settings: RateLim
     reply.header('retry-after', reset);
     throw rateLimited(`${reset} seconds`, whoOf(request));
   });
+  // Failed sign-ins are counted in the same counters, under keys of their own (sign-in-limits.ts).
+  return counts;
 }
 
 /**

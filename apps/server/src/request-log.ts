@@ -50,8 +50,10 @@ export class OneLinePerRequest extends LogController {
       ms: Math.round(reply.elapsedTime * 10) / 10,
     };
     // Only the API scope knows callers (plugins/authentication.ts).
-    const keyId = (request as Partial<FastifyRequest>).caller?.keyId;
-    if (keyId !== undefined) line.keyId = keyId;
+    const caller = (request as Partial<FastifyRequest>).caller;
+    if (caller?.keyId) line.keyId = caller.keyId;
+    // A signed-in person by their id, never their session's secret or email.
+    else if (caller?.user) line.userId = caller.user.id;
     // For debugging, the headers too; the logger's redaction replaces Authorization and Cookie.
     if (reply.log.level === 'debug' || reply.log.level === 'trace') line.headers = request.headers;
     if (error) reply.log.error({ ...line, err: error }, 'request errored');

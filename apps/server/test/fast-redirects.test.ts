@@ -21,7 +21,16 @@ function rawVisit(origin: string, path: string, init: { method?: string; headers
   return new Promise<RawAnswer>((resolve, reject) => {
     const req = httpRequest(
       `${origin}${path}`,
-      { method: init.method ?? 'GET', headers: { 'user-agent': BROWSER, ...init.headers } },
+      {
+        method: init.method ?? 'GET',
+        // Node's client sends a GET's body with neither Content-Length nor chunking: the server would
+        // rightly read those bytes as a second request, which is not valid HTTP (400), racing the first answer.
+        headers: {
+          'user-agent': BROWSER,
+          ...(init.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(init.body)) }),
+          ...init.headers,
+        },
+      },
       (res) => {
         let body = '';
         res.setEncoding('utf8');

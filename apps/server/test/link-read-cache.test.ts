@@ -213,7 +213,15 @@ describe('one process, hearing nothing', () => {
       const ctx = {
         services,
         transport: 'rest' as const,
-        caller: { accountId: account.account.id, keyId: 'key', plan: 'starter' as const, rateLimit: null },
+        caller: {
+          accountId: account.account.id,
+          keyId: 'key',
+          role: 'owner' as const,
+          user: null,
+          session: null,
+          plan: 'starter' as const,
+          rateLimit: null,
+        },
       };
       const { id, tags } = (await callProcedure('links.create', ctx, {
         title: 'Own',

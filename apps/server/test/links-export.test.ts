@@ -16,6 +16,10 @@ const COLUMNS = [
   'expiration_url',
   'click_count',
   'created_at',
+  'password_hash',
+  'max_clicks',
+  'rules',
+  'preview',
 ];
 
 let server: TestServer;
@@ -115,6 +119,10 @@ describe('GET /links/export', () => {
       expiration_url: 'https://example.com/gone',
       click_count: '0',
       created_at: new Date(full.created_at as number).toISOString(),
+      password_hash: '',
+      max_clicks: '',
+      rules: '',
+      preview: '',
     });
     expect(full.destination_url).toContain('utm_source=news');
     expect(splitTags(row.tags as string)).toEqual(['a|pipe', 'back\\slash', 'Zeta']);

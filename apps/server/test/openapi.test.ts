@@ -373,7 +373,7 @@ describe('the streamed export', () => {
     expect(format).toMatchObject({ in: 'query', schema: { enum: ['csv', 'jsonl'], default: 'csv' } });
     const formulas = exported.parameters.find((parameter: Json) => parameter.name === 'csv_formulas');
     expect(formulas).toMatchObject({ in: 'query', schema: { enum: ['guarded', 'raw'], default: 'guarded' } });
-    expect(Object.keys(exported.responses).sort()).toEqual(['200', '401', '422', '429', '503']);
+    expect(Object.keys(exported.responses).sort()).toEqual(['200', '401', '403', '422', '429', '503']);
     expect(Object.keys(exported.responses['422'].content['application/json'].examples)).toEqual(['VALIDATION_ERROR']);
     expect(exported.responses['200'].headers['RateLimit-Limit']).toBeDefined();
   });

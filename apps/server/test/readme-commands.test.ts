@@ -31,6 +31,7 @@ const RUN_HERE = [
   'npm run -s shortlinks -- account create',
   'npm run -s shortlinks -- key create',
   'npm run -s shortlinks -- key revoke',
+  'npm run -s shortlinks -- user ',
   'npm run -s shortlinks -- denylist ',
   'npm run -s shortlinks -- export',
   'npm run -s shortlinks -- import',
@@ -124,6 +125,21 @@ describe("the README's commands, as written", () => {
     expect(refused.status).toBe(422);
     ok(await cli('npm run -s shortlinks -- denylist remove evil.example'));
     expect(ok(await cli('npm run -s shortlinks -- denylist list')).stdout).not.toContain('evil.example\n');
+  });
+
+  test('npm start prints a one-time owner link; the operator adds people and resets passwords with links', {
+    timeout: 180_000,
+  }, async () => {
+    expect(server.output()).toMatch(new RegExp(`http://127\\.0\\.0\\.1:${port}/app/setup#slp_[\\w-]{43}`));
+    const accounts = JSON.parse(ok(await runAsWritten('npm run -s shortlinks -- account list --json', { env })).stdout) as {
+      accounts: { id: string; name: string }[];
+    };
+    const account = (accounts.accounts.find((each) => each.name === 'Default') as { id: string }).id;
+    const created = ok(await cli('npm run -s shortlinks -- user create', { 'acc_…': account })).stdout;
+    expect(created).toMatch(/ada@example\.com \(usr_\S+\) is admin of Default/);
+    expect(created).toMatch(/\/app\/set-password#slp_[\w-]{43}/);
+    expect(ok(await cli('npm run -s shortlinks -- user list')).stdout).toMatch(/ada@example\.com +\(no password yet\) +Default=admin/);
+    expect(ok(await cli('npm run -s shortlinks -- user reset-password')).stdout).toMatch(/\/app\/set-password#slp_[\w-]{43}/);
   });
 
   test('export and import read and write files where the command is run', { timeout: 180_000 }, async () => {

@@ -160,6 +160,9 @@ describe('statistics of a known set of clicks (October 2026)', () => {
         { value: 'FR', clicks: 3 },
         { value: 'US', clicks: 2 },
       ],
+      // Recorded without an address the IP database knows, and not from a QR code (geo-statistics.test.ts, qr-codes.test.ts).
+      cities: [{ value: null, country: null, clicks: 5 }],
+      triggers: [{ value: 'link', clicks: 5 }],
     });
   });
 

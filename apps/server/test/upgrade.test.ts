@@ -108,6 +108,20 @@ afterAll(async () => {
   }
 });
 
+describe('people arrive on an old database (Migration20261127260000_people)', () => {
+  test("0.1.0's account becomes a workspace: its key keeps every right, and the start prints a link for its first owner", {
+    timeout: TIMEOUT,
+  }, async () => {
+    // A key made before people existed has no maker and acts as the workspace's owner. Its workspace has no people yet.
+    const owners = await fetch(`${base}/trpc/members.list?input=%7B%7D`, { headers: { authorization: `Bearer ${KEY}` } });
+    expect(owners.status).toBe(200);
+    expect(((await owners.json()) as { result: { data: unknown } }).result.data).toEqual([]);
+    // Nobody can sign in yet, so the start offered a one-time link making the owner of "Acme 0.1".
+    await waitFor(() => /\/app\/setup#slp_/.test(server?.output() ?? ''), 10_000, 'the first owner link');
+    expect(server?.output()).toMatch(/Create the owner of "Acme 0\.1"/);
+  });
+});
+
 describe('upgrading from 0.1.0', () => {
   test("the server's start applies every newer migration, and the old data is served as before", { timeout: TIMEOUT }, async () => {
     const orm = await createOrm({ databaseUrl, poolSize: 1 });

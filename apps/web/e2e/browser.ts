@@ -81,6 +81,6 @@ export async function signInWith(page: Page, origin: string, key: string, { reme
   await page.goto(`${origin}/app`);
   await page.getByLabel('API key').fill(key);
   if (remember) await page.getByLabel('Remember on this device').check();
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in with the key' }).click();
   await page.getByRole('navigation', { name: 'Main' }).waitFor();
 }

@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { BROWSER_USER_AGENT, createAccount, type TestAccount, type TestServer } from '@shortlinks/testing';
+import jsQR from 'jsqr';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
+import { PNG } from 'pngjs';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { type DashboardBrowser, launchDashboardBrowser, type PageWatch, screenshotAll, signInWith } from './browser.ts';
 import { startTestServer } from './test-server.ts';
@@ -152,9 +154,9 @@ describe.each(SIZES)('at $viewport.width×$viewport.height', ({ name, viewport }
         expires_at: Date.now() + 30 * 86_400_000,
       })
     ).body as StoredLink;
-    // Two visits through the real redirect, with no country header.
-    for (let i = 0; i < 2; i++) {
-      await fetch(`${server.origin}/${link.slug}`, { redirect: 'manual', headers: { 'user-agent': BROWSER_USER_AGENT } });
+    // Two visits through the real redirect, with no country header, and a scan of the QR code.
+    for (const query of ['', '', '?qr=1']) {
+      await fetch(`${server.origin}/${link.slug}${query}`, { redirect: 'manual', headers: { 'user-agent': BROWSER_USER_AGENT } });
     }
     await server.services.clicks.flush();
 
@@ -183,9 +185,16 @@ describe.each(SIZES)('at $viewport.width×$viewport.height', ({ name, viewport }
     const png = await download(page, 'PNG');
     expect(png.name).toBe(`qr-spring-${name}.png`);
     expect(png.bytes.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+    // The downloaded code is the API's: the short URL with qr=1, so a scan of it is counted as one.
+    const image = PNG.sync.read(png.bytes);
+    expect(jsQR(new Uint8ClampedArray(image.data), image.width, image.height)?.data).toBe(`${link.short_url}?qr=1`);
 
     // The statistics, below: every country unknown, so the hint says how to enable them.
-    await expect.poll(() => page.getByTestId('total-clicks').textContent()).toBe('2');
+    await expect.poll(() => page.getByTestId('total-clicks').textContent()).toBe('3');
+    // The scan apart from the clicks; no city known from the loopback address.
+    const bars = (id: string) => page.getByTestId(id).getByRole('listitem').allTextContents();
+    expect(await bars('breakdown-triggers')).toEqual(['Link2 clicks', 'QR code scan1 click']);
+    expect(await bars('breakdown-cities')).toEqual(['Unknown3 clicks']);
     const hint = page.getByTestId('breakdown-countries').getByTestId('countries-hint');
     expect(await hint.textContent()).toContain('CLICK_COUNTRY_HEADER');
     expect(await hint.textContent()).toContain('docs/statistics.md');

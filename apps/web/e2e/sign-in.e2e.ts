@@ -176,7 +176,7 @@ describe('signing in', () => {
     await page.goto(`${server.origin}/app`);
     await page.route('**/trpc/**', (route) => route.abort('connectionrefused'));
     await page.getByLabel('API key').fill(account.key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in with the key' }).click();
     await expect.poll(() => page.locator('.banner.error').textContent()).toMatch(/could not be reached/);
     expect(await page.getByLabel('API key').getAttribute('aria-invalid')).toBe('false');
   });

@@ -1,23 +1,45 @@
-import type { ShortlinksClient } from '@shortlinks/client';
+import type { Me } from '@shortlinks/contract';
 import { PlanUsage, ShortlinksProvider } from '@shortlinks/ui';
 import type { ReactNode } from 'react';
 import { Link, Route, Switch, useRoute } from 'wouter';
+import type { Session } from './App.tsx';
 import { type AccountState, useAccount } from './account.ts';
 import { useInAppLinks } from './in-app-links.ts';
 import { paths } from './routes.ts';
+import { people } from './session/people-api.ts';
 import { LinkStatsPage } from './views/LinkStatsPage.tsx';
 import { LinksPage } from './views/LinksPage.tsx';
+import { MembersPage } from './views/MembersPage.tsx';
 import { NotFoundPage } from './views/NotFoundPage.tsx';
 import { OverviewPage } from './views/OverviewPage.tsx';
+import { SecurityPage } from './views/SecurityPage.tsx';
+import { SessionsPage } from './views/SessionsPage.tsx';
 import { TagStatsPage } from './views/TagStatsPage.tsx';
 import { TagsPage } from './views/TagsPage.tsx';
+import { WebhooksPage } from './views/WebhooksPage.tsx';
 
-/** The signed-in dashboard: a header with the navigation and the plan's usage, and the view of the address. */
-export function Dashboard({ client, notice, onSignOut }: { client: ShortlinksClient; notice: string | undefined; onSignOut: () => void }) {
+/**
+ * The signed-in dashboard: a header with the navigation, the plan's usage, the workspace (a
+ * person's switcher), and the view of the address. A viewer sees no control that writes.
+ */
+export function Dashboard({
+  session,
+  notice,
+  onSignOut,
+  onPersonChanged,
+}: {
+  session: Session;
+  notice: string | undefined;
+  onSignOut: () => void;
+  /** A person switched workspace (the new `me`), or left it (undefined: signed out there). */
+  onPersonChanged: (me: Me | undefined) => void;
+}) {
+  const { client } = session;
+  const me = session.kind === 'person' ? session.me : undefined;
   const account = useAccount(client);
   useInAppLinks();
   return (
-    <ShortlinksProvider client={client}>
+    <ShortlinksProvider client={client} readOnly={me?.workspace.role === 'viewer'}>
       <a className="skip-link" href="#main">
         Skip to content
       </a>
@@ -33,7 +55,16 @@ export function Dashboard({ client, notice, onSignOut }: { client: ShortlinksCli
             Tags
           </NavLink>
           <NavLink href={paths.overview}>Overview</NavLink>
+          {me ? (
+            <>
+              <NavLink href={paths.members}>Members</NavLink>
+              <NavLink href={paths.sessions}>Sessions</NavLink>
+              <NavLink href={paths.security}>Security</NavLink>
+            </>
+          ) : null}
+          <NavLink href={paths.webhooks}>Webhooks</NavLink>
         </nav>
+        {me ? <WorkspaceSwitcher me={me} onSwitched={onPersonChanged} /> : null}
         <section className="app-usage" aria-label="Plan usage">
           {account.usage ? (
             <>
@@ -57,15 +88,38 @@ export function Dashboard({ client, notice, onSignOut }: { client: ShortlinksCli
             {account.error}
           </div>
         ) : null}
-        <Views account={account} />
+        <Views account={account} me={me} onPersonChanged={onPersonChanged} />
       </main>
     </ShortlinksProvider>
   );
 }
 
-function Views({ account }: { account: AccountState }) {
+function Views({
+  account,
+  me,
+  onPersonChanged,
+}: {
+  account: AccountState;
+  me: Me | undefined;
+  onPersonChanged: (me: Me | undefined) => void;
+}) {
   return (
     <Switch>
+      {me ? (
+        <Route path={paths.members}>
+          <MembersPage me={me} onLeft={() => onPersonChanged(undefined)} />
+        </Route>
+      ) : null}
+      {me ? (
+        <Route path={paths.sessions}>
+          <SessionsPage onEndedHere={() => onPersonChanged(undefined)} />
+        </Route>
+      ) : null}
+      {me ? (
+        <Route path={paths.security}>
+          <SecurityPage />
+        </Route>
+      ) : null}
       <Route path={paths.links}>
         <LinksPage account={account} />
       </Route>
@@ -76,6 +130,9 @@ function Views({ account }: { account: AccountState }) {
       <Route path="/tags/:id">{(params) => <TagStatsPage id={params.id} account={account} />}</Route>
       <Route path={paths.overview}>
         <OverviewPage />
+      </Route>
+      <Route path={paths.webhooks}>
+        <WebhooksPage />
       </Route>
       <Route>
         <NotFoundPage />
@@ -93,5 +150,26 @@ function NavLink({ href, also, children }: { href: string; also?: string; childr
     <Link href={href} className={current ? 'nav-link current' : 'nav-link'} aria-current={current ? 'page' : undefined}>
       {children}
     </Link>
+  );
+}
+
+/** The workspace a person works in, and the others they belong to: choosing one moves this session there. */
+function WorkspaceSwitcher({ me, onSwitched }: { me: Me; onSwitched: (me: Me) => void }) {
+  return (
+    <label className="workspace-switcher">
+      <span className="visually-hidden">Workspace</span>
+      <select
+        aria-label="Workspace"
+        value={me.workspace.id}
+        disabled={me.workspaces.length < 2}
+        onChange={async (event) => onSwitched(await people.switchWorkspace(event.target.value))}
+      >
+        {me.workspaces.map((workspace) => (
+          <option key={workspace.id} value={workspace.id}>
+            {workspace.name} ({workspace.role})
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }

@@ -12,7 +12,21 @@ export const paths = {
   tags: '/tags',
   tag: (id: string) => `/tags/${encodeURIComponent(id)}`,
   overview: '/overview',
+  members: '/members',
+  sessions: '/sessions',
+  security: '/security',
+  webhooks: '/webhooks',
 } as const;
+
+/**
+ * The one-time link's page a pathname is, if any: `/app/setup#slp_…` (the first owner) or
+ * `/app/set-password#slp_…` (a new password). The secret is in the fragment, never sent to a server.
+ */
+export function passwordLinkPurposeOf(pathname: string): 'setup' | 'password' | undefined {
+  if (pathname === `${BASE}/setup`) return 'setup';
+  if (pathname === `${BASE}/set-password`) return 'password';
+  return undefined;
+}
 
 /**
  * The links view's address for what it shows: `/?search=spring&tag=tag_…&sort=most-clicked&page=2`,

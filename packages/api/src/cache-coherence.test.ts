@@ -17,7 +17,15 @@ const link: Link = {
   click_count: 0,
   created_at: 0,
 };
-const caller = (accountId: string): Caller => ({ accountId, keyId: 'key_1', plan: 'starter', rateLimit: null });
+const caller = (accountId: string): Caller => ({
+  accountId,
+  keyId: 'key_1',
+  role: 'owner',
+  user: null,
+  session: null,
+  plan: 'starter',
+  rateLimit: null,
+});
 
 /** A process's caches, hearing announcements, each holding something of two accounts. */
 function filledProcess() {
@@ -26,7 +34,7 @@ function filledProcess() {
   coherence.reset(true);
   caches.redirects.set(
     'a',
-    { linkId: 'lnk_a', destination: 'https://example.com/', expiresAt: null, expirationUrl: null },
+    { linkId: 'lnk_a', destination: 'https://example.com/', expiresAt: null, expirationUrl: null, smart: null },
     caches.redirects.snapshot(),
   );
   caches.redirects.set('gone', NO_LINK, caches.redirects.snapshot());

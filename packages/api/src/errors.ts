@@ -12,11 +12,15 @@ export class AppError extends Error {
   readonly code: ErrorCode;
   readonly field: string | undefined;
 
-  constructor(code: ErrorCode, message: string = ERRORS[code].message, field?: string) {
+  /** Seconds until a retry may succeed, when this failure knows better than its code's default (a sign-in limit). */
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(code: ErrorCode, message: string = ERRORS[code].message, field?: string, retryAfterSeconds?: number) {
     super(message);
     this.name = 'AppError';
     this.code = code;
     this.field = field;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 
   get status(): number {
@@ -25,7 +29,7 @@ export class AppError extends Error {
 
   /** Headers its answer carries on both transports: `Retry-After` for a failure that passes (ERRORS' `retryAfterSeconds`). */
   get headers(): Record<string, string> {
-    const seconds = (ERRORS[this.code] as { retryAfterSeconds?: number }).retryAfterSeconds;
+    const seconds = this.retryAfterSeconds ?? (ERRORS[this.code] as { retryAfterSeconds?: number }).retryAfterSeconds;
     return seconds === undefined ? {} : { 'retry-after': String(seconds) };
   }
 
@@ -51,6 +55,7 @@ const TRPC_CODE_BY_STATUS: Record<number, TRPC_ERROR_CODE_KEY> = {
   404: 'NOT_FOUND',
   405: 'METHOD_NOT_SUPPORTED',
   409: 'CONFLICT',
+  410: 'NOT_FOUND',
   413: 'PAYLOAD_TOO_LARGE',
   415: 'UNSUPPORTED_MEDIA_TYPE',
   422: 'UNPROCESSABLE_CONTENT',
@@ -89,6 +94,18 @@ const UNCHANGEABLE_FIELDS = new Map([
 ]);
 
 /**
+ * Fields whose problems are named down to the part at fault (`rules[2].if.country`,
+ * `preview.image_url`): a rule among twenty is otherwise hard to find. Every other field is named
+ * by its top-level name, as before.
+ */
+const NAMED_IN_FULL = new Set(['rules', 'preview']);
+
+/** `rules[2].if.country`: a path as the request wrote it. */
+function fullName(path: readonly PropertyKey[]): string {
+  return path.map((key, at) => (typeof key === 'number' ? `[${key}]` : `${at > 0 ? '.' : ''}${String(key)}`)).join('');
+}
+
+/**
  * Turns an input validation failure into the spec's error: the first problem, with its top-level
  * field. `input` (the request as sent, when known) tells a field that was not sent from one sent
  * with the wrong type, which Zod reports alike.
@@ -98,18 +115,20 @@ export function fromZodError(error: ZodError, input?: unknown): AppError {
   if (!issue) return new AppError('VALIDATION_ERROR', undefined, 'body');
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0] ?? 'body';
+    if (NAMED_IN_FULL.has(String(issue.path[0]))) return validationError(fullName([...issue.path, key]), `Unknown field "${key}"`);
     const field = issue.path.length > 0 ? String(issue.path[0]) : key;
     return validationError(field, UNCHANGEABLE_FIELDS.get(key) ?? `Unknown field "${[...issue.path, key].join('.')}"`);
   }
-  const field = issue.path.length > 0 ? String(issue.path[0]) : 'body';
+  const top = issue.path.length > 0 ? String(issue.path[0]) : 'body';
+  const field = NAMED_IN_FULL.has(top) ? fullName(issue.path) : top;
   if (field === 'body') return validationError('body', 'The body must be a JSON object');
-  const sent = typeof input === 'object' && input !== null && Object.hasOwn(input, field);
+  const sent = typeof input === 'object' && input !== null && Object.hasOwn(input, top);
   let message = issue.message;
   if (issue.code === 'invalid_type' && issue.path.length === 1 && (input === undefined ? /received undefined$/.test(message) : !sent)) {
     message = `${field} is required`;
   } else if (issue.code === 'invalid_type' && message.startsWith('Invalid input')) {
     // Zod's own wording ("Invalid input: expected object, received null"), in the API's.
-    message = `${issue.path.join('.')} must be ${/^[aeiou]/.test(issue.expected) ? 'an' : 'a'} ${issue.expected}`;
+    message = `${NAMED_IN_FULL.has(top) ? field : issue.path.join('.')} must be ${/^[aeiou]/.test(issue.expected) ? 'an' : 'a'} ${issue.expected}`;
   }
   return new AppError(field === 'slug' ? 'SLUG_INVALID' : 'VALIDATION_ERROR', message, field);
 }

@@ -22,22 +22,45 @@ import type {
   LinkPage,
   LinkStats,
   LinkUpdate,
+  QrCode,
+  QrCodeQuery,
   StatsQuery,
   Tag,
   TagInput,
   TagList,
   TagUpdate,
   UpsertedLink,
+  Webhook,
+  WebhookDelivery,
+  WebhookDeliveryDetail,
+  WebhookDeliveryPage,
+  WebhookDeliveryQuery,
+  WebhookDeliveryRef,
+  WebhookInput,
+  WebhookList,
+  WebhookUpdate,
+  WebhookWithSecret,
 } from './types.ts';
 
-export interface ClientOptions {
+export type ClientOptions = {
   /** The server's origin, e.g. `https://links.example.com` (the client adds `/trpc`). */
   baseUrl: string;
-  /** An API key (`slk_…`). */
-  apiKey: string;
   /** A fetch implementation; defaults to the global one. */
   fetch?: typeof globalThis.fetch;
-}
+} & (
+  | {
+      /** An API key (`slk_…`). */
+      apiKey: string;
+    }
+  | {
+      /**
+       * No key: the dashboard's own pages, signed in with the session cookie the browser sends to
+       * its own origin. Every call carries the session's CSRF token (`X-CSRF-Token`), which the
+       * server requires of a write made with the cookie (docs/security.md).
+       */
+      csrfToken: () => string;
+    }
+);
 
 /**
  * Every call of the Shortlinks API. Each method is one procedure of the server's router, with its
@@ -74,6 +97,12 @@ export interface ShortlinksClient {
      * (`PAYLOAD_TOO_LARGE`).
      */
     import(input: ImportInput): Promise<ImportReport>;
+    /**
+     * The link's QR code (docs/redirects.md): it encodes `short_url?qr=1`, so a visit from it is
+     * counted as a scan. `data` is the SVG document, or the PNG in base64
+     * (`Buffer.from(code.data, 'base64')`).
+     */
+    qr(id: string, query?: QrCodeQuery): Promise<QrCode>;
   };
   tags: {
     create(input: TagInput): Promise<Tag>;
@@ -98,13 +127,29 @@ export interface ShortlinksClient {
     tag(id: string, query?: StatsQuery): Promise<GroupStats>;
     account(query?: StatsQuery): Promise<GroupStats>;
   };
+  /** Webhooks (docs/webhooks.md): deliveries signed by the Standard Webhooks scheme. */
+  webhooks: {
+    /** The answer carries the secret, as does {@link rotateSecret}'s: nothing else shows it. */
+    create(input: WebhookInput): Promise<WebhookWithSecret>;
+    list(): Promise<WebhookList>;
+    get(id: string): Promise<Webhook>;
+    update(input: WebhookUpdate): Promise<Webhook>;
+    delete(id: string): Promise<void>;
+    rotateSecret(id: string): Promise<WebhookWithSecret>;
+    deliveries(id: string, query?: WebhookDeliveryQuery): Promise<WebhookDeliveryPage>;
+    delivery(input: WebhookDeliveryRef): Promise<WebhookDeliveryDetail>;
+    retryDelivery(input: WebhookDeliveryRef): Promise<WebhookDelivery>;
+    test(id: string): Promise<WebhookDelivery>;
+  };
 }
 
 /** The typed Shortlinks client: a misspelt field or a value outside an enum is a compile error. */
-export function createClient({ baseUrl, apiKey, fetch }: ClientOptions): ShortlinksClient {
+export function createClient(options: ClientOptions): ShortlinksClient {
+  const { baseUrl, fetch } = options;
   const transport = {
     url: `${baseUrl.replace(/\/+$/, '')}/trpc`,
-    headers: () => ({ authorization: `Bearer ${apiKey}` }),
+    headers: (): Record<string, string> =>
+      'apiKey' in options ? { authorization: `Bearer ${options.apiKey}` } : { 'x-csrf-token': options.csrfToken() },
     fetch: refuseNonJsonAnswers(fetch ?? ((input, init) => globalThis.fetch(input, init))),
   };
   const trpc = createTRPCClient<AppRouter>({
@@ -147,6 +192,7 @@ export function createClient({ baseUrl, apiKey, fetch }: ClientOptions): Shortli
       bulkDelete: (input) => call(() => trpc.links.bulkDelete.mutate(input)),
       export: (query = {}) => call(async () => streamed(await trpc.links.export.query(query))),
       import: (input) => call(() => trpc.links.import.mutate(input)),
+      qr: (id, query = {}) => call(() => trpc.links.qr.query({ ...query, id })),
     },
     tags: {
       create: (input) => call(() => trpc.tags.create.mutate(input)),
@@ -166,6 +212,18 @@ export function createClient({ baseUrl, apiKey, fetch }: ClientOptions): Shortli
       link: (id, query = {}) => call(() => trpc.stats.link.query({ ...query, id })),
       tag: (id, query = {}) => call(() => trpc.stats.tag.query({ ...query, id })),
       account: (query = {}) => call(() => trpc.stats.account.query(query)),
+    },
+    webhooks: {
+      create: (input) => call(() => trpc.webhooks.create.mutate(input)),
+      list: () => call(() => trpc.webhooks.list.query({})),
+      get: (id) => call(() => trpc.webhooks.get.query({ id })),
+      update: (input) => call(() => trpc.webhooks.update.mutate(input)),
+      delete: (id) => call(() => trpc.webhooks.delete.mutate({ id })),
+      rotateSecret: (id) => call(() => trpc.webhooks.rotateSecret.mutate({ id })),
+      deliveries: (id, query = {}) => call(() => trpc.webhooks.deliveries.query({ ...query, id })),
+      delivery: (input) => call(() => trpc.webhooks.delivery.query(input)),
+      retryDelivery: (input) => call(() => trpc.webhooks.retryDelivery.mutate(input)),
+      test: (id) => call(() => trpc.webhooks.test.mutate({ id })),
     },
   };
 }

@@ -8,6 +8,7 @@ import type {
   CreateDomainBodySchema,
   CreateLinkBodySchema,
   CreateTagBodySchema,
+  CreateWebhookBodySchema,
   DomainListSchema,
   DomainSchema,
   ExportLinksQuerySchema,
@@ -15,16 +16,26 @@ import type {
   ImportLinksInputSchema,
   ImportReportSchema,
   LinkPageSchema,
+  LinkQrCodeSchema,
+  LinkQrQuerySchema,
   LinkSchema,
   LinkStatsSchema,
   ListLinksQuerySchema,
+  ListWebhookDeliveriesQuerySchema,
   StatsQuerySchema,
   TagListSchema,
   TagSchema,
   UpdateDomainBodySchema,
   UpdateLinkBodySchema,
   UpdateTagBodySchema,
+  UpdateWebhookBodySchema,
   UpsertedLinkSchema,
+  WebhookDeliveryDetailSchema,
+  WebhookDeliveryPageSchema,
+  WebhookDeliverySchema,
+  WebhookListSchema,
+  WebhookSchema,
+  WebhookWithSecretSchema,
 } from '@shortlinks/contract';
 import type { z } from 'zod';
 
@@ -52,6 +63,10 @@ export type TagChanges = z.input<typeof UpdateTagBodySchema>;
 /** `tags.update`: the tag id and its new name and/or colour. */
 export type TagUpdate = TagChanges & { id: string };
 export type StatsQuery = z.input<typeof StatsQuerySchema>;
+/** `links.qr`: the image's format (`svg`, the default, or `png`), size, margin, error correction level and colours. */
+export type QrCodeQuery = Omit<z.input<typeof LinkQrQuerySchema>, 'id'>;
+/** A link's QR code: `data` is the SVG document, or the PNG in base64; `text` what it encodes (`short_url?qr=1`). */
+export type QrCode = z.output<typeof LinkQrCodeSchema>;
 /** `links.export`: the file format, `csv` (the default) or `jsonl`. */
 export type ExportQuery = z.input<typeof ExportLinksQuerySchema>;
 /**
@@ -84,3 +99,18 @@ export type Domain = z.output<typeof DomainSchema>;
 export type DomainList = z.output<typeof DomainListSchema>;
 export type GroupStats = z.output<typeof GroupStatsSchema>;
 export type StatsInterval = LinkStats['interval'];
+
+/** `webhooks.create`: where to send which events (docs/webhooks.md). */
+export type WebhookInput = z.input<typeof CreateWebhookBodySchema>;
+/** `webhooks.update`: the webhook id and the fields to change. */
+export type WebhookUpdate = z.input<typeof UpdateWebhookBodySchema> & { id: string };
+export type WebhookDeliveryQuery = z.input<typeof ListWebhookDeliveriesQuerySchema>;
+/** One delivery of one webhook. */
+export type WebhookDeliveryRef = { id: string; delivery_id: string };
+export type Webhook = z.output<typeof WebhookSchema>;
+/** A webhook with its secret, as created or rotated: the only answers that carry it. */
+export type WebhookWithSecret = z.output<typeof WebhookWithSecretSchema>;
+export type WebhookList = z.output<typeof WebhookListSchema>;
+export type WebhookDelivery = z.output<typeof WebhookDeliverySchema>;
+export type WebhookDeliveryDetail = z.output<typeof WebhookDeliveryDetailSchema>;
+export type WebhookDeliveryPage = z.output<typeof WebhookDeliveryPageSchema>;

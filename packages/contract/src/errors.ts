@@ -32,6 +32,18 @@ export const ERRORS = {
   /** HTTP the server cannot parse at all (answered before any route). */
   MALFORMED_REQUEST: { status: 400, message: 'The request is not valid HTTP', byStatus: true },
   UNAUTHORIZED: { status: 401, message: 'Send a valid API key as "Authorization: Bearer <key>"', byStatus: true },
+  /** Email and password do not match a person (the same answer for an unknown email: docs/security.md). */
+  INVALID_CREDENTIALS: { status: 401, message: 'The email or the password is wrong' },
+  /**
+   * The caller may not do this: their role in the workspace is too low (docs/accounts.md, "Roles"),
+   * the procedure needs a signed-in person, or a write with the session cookie came from another
+   * site or without its CSRF token. Nothing was changed.
+   */
+  FORBIDDEN: {
+    status: 403,
+    message: 'Your role in this workspace does not allow this',
+    example: { message: 'A viewer cannot do this; it needs the role member or above' },
+  },
   LINK_LIMIT_REACHED: {
     status: 403,
     message: "The account is at its plan's link limit",
@@ -49,6 +61,8 @@ export const ERRORS = {
   },
   DOMAIN_NOT_FOUND: { status: 404, message: 'No domain of the account matches that id' },
   LINK_NOT_FOUND: { status: 404, message: 'No live link of the account matches that id' },
+  WEBHOOK_NOT_FOUND: { status: 404, message: 'No webhook of the account matches that id' },
+  WEBHOOK_DELIVERY_NOT_FOUND: { status: 404, message: 'No delivery of the webhook matches that id' },
   NOT_FOUND: { status: 404, message: 'Nothing is served here', byStatus: true },
   METHOD_NOT_ALLOWED: { status: 405, message: 'This method is not allowed here', byStatus: true },
   REQUEST_TIMEOUT: { status: 408, message: 'The request took too long to arrive', byStatus: true },
@@ -79,6 +93,16 @@ export const ERRORS = {
     message: 'Another tag of the account has that name (ignoring case)',
     example: { message: 'Another tag of the account is named "News" (ignoring case)', field: 'name' },
   },
+  /** Another person has that email (ignoring case). */
+  EMAIL_TAKEN: {
+    status: 409,
+    message: 'Another person has that email',
+    example: { message: 'Another person has that email', field: 'email' },
+  },
+  /** The change would leave a workspace without an owner. */
+  LAST_OWNER: { status: 409, message: 'A workspace keeps at least one owner: make someone else owner first' },
+  /** A one-time link (first owner, password) that was used, has expired, or never existed. */
+  ONE_TIME_LINK_INVALID: { status: 410, message: 'This link was already used or has expired; ask for a new one' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large', byStatus: true },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Send the body as JSON with Content-Type: application/json', byStatus: true },
   SLUG_INVALID: {
@@ -127,6 +151,33 @@ export const ERRORS = {
       field: 'destination_url',
     },
     retryAfterSeconds: 30,
+  },
+  /*
+   * Invitations (docs/accounts.md, "Invitations"). A token is 256 random bits, so only its holder
+   * can tell these apart; anyone else gets INVITATION_NOT_FOUND.
+   */
+  /** No invitation has this link's secret (mistyped, cut short, or made up). */
+  INVITATION_NOT_FOUND: { status: 404, message: 'This invitation link is not valid; check that it was copied whole' },
+  /** The person invited is a member of the workspace already. */
+  ALREADY_MEMBER: {
+    status: 409,
+    message: 'That person is a member of this workspace already',
+    example: { message: 'ada@example.com is a member of this workspace already', field: 'email' },
+  },
+  INVITATION_ACCEPTED: { status: 410, message: 'This invitation was already accepted; sign in instead' },
+  INVITATION_EXPIRED: { status: 410, message: 'This invitation has expired; ask for a new one' },
+  INVITATION_REVOKED: { status: 410, message: 'This invitation was revoked; ask for a new one' },
+  /*
+   * Two-factor sign-in (docs/accounts.md, "Two-factor sign-in").
+   */
+  /** The password passed; the code from the authenticator app (or a recovery code) is asked next. No session yet. */
+  TWO_FACTOR_REQUIRED: { status: 401, message: 'Enter the code from your authenticator app, or a recovery code' },
+  /** The second step of the sign-in ran out (5 minutes, or too many wrong codes) or was never started. */
+  TWO_FACTOR_EXPIRED: { status: 401, message: 'The sign-in timed out; sign in again with your password' },
+  /** The workspace's owner requires two-factor sign-in, and this person has not turned it on. */
+  TWO_FACTOR_ENROLMENT_REQUIRED: {
+    status: 403,
+    message: 'This workspace requires two-factor sign-in: turn it on (Security) to continue',
   },
 } as const satisfies Record<string, ErrorDefinition>;
 

@@ -21,7 +21,7 @@ function text(max: number, what: string) {
  * dashboard shows as a name (`shown`: titles and tag names), no character that hides or reorders
  * text (HIDDEN_CHARACTER, docs/api-decisions.md).
  */
-function trimmedText(
+export function trimmedText(
   what: string,
   max: number,
   example: string,
@@ -41,7 +41,7 @@ function trimmedText(
     .meta({ maxLength: max, example });
 }
 
-function absoluteHttpUrl(what: string) {
+export function absoluteHttpUrl(what: string) {
   return (
     z
       .string({ error: `${what} must be a string` })
@@ -83,6 +83,8 @@ export const linkDomainField = z
     example: 'go.acme.example',
     description: "One of the workspace's verified domains; omitted: its default domain, else the server's.",
   });
+/** Where a webhook is sent (docs/webhooks.md); the destination rules apply on top. */
+export const webhookUrlField = absoluteHttpUrl('url');
 
 export const slugField = z
   .string({ error: 'slug must be a string' })

@@ -25,6 +25,16 @@ export const LIMITS = {
   domainNameChars: 253,
   /** Days a verified domain keeps serving once its TXT record is gone (docs/domains.md). */
   domainRecordGraceDays: 7,
+  /** Smart links (issue #30, docs/redirects.md): a link's password, click limit, redirect rules and preview. */
+  passwordMinChars: 4,
+  passwordMaxChars: 128,
+  maxClicksMax: 1_000_000_000,
+  rulesPerLink: 20,
+  ruleQueryParams: 10,
+  ruleTextChars: 64,
+  ruleQueryChars: 200,
+  previewTitleChars: 200,
+  previewDescriptionChars: 500,
 } as const;
 
 export const TAG_COLORS = ['indigo', 'violet', 'cyan', 'fuchsia', 'lime', 'slate'] as const;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ListLinksQuerySchema } from './link.ts';
+import type { Preview, RedirectRule } from './smart-link-fields.ts';
 
 /** The file formats of GET /links/export (docs/import-export.md): `?format=`. */
 export const EXPORT_FORMATS = ['csv', 'jsonl'] as const;
@@ -70,6 +71,13 @@ export const EXPORT_COLUMNS = [
   'expiration_url',
   'click_count',
   'created_at',
+  // Smart links (issue #30), after the spec's fields so files of before read the same: the
+  // password as its argon2id hash (never the password), the limit, and the rules and preview as
+  // JSON (a JSON text cell in CSV).
+  'password_hash',
+  'max_clicks',
+  'rules',
+  'preview',
 ] as const;
 
 /** One exported link, as a JSON line carries it: absent values null, times ISO 8601 UTC with milliseconds. */
@@ -87,4 +95,8 @@ export interface ExportedLink {
   expiration_url: string | null;
   click_count: number;
   created_at: string;
+  password_hash: string | null;
+  max_clicks: number | null;
+  rules: RedirectRule[] | null;
+  preview: Preview | null;
 }

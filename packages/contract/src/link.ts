@@ -14,6 +14,7 @@ import {
   utmField,
 } from './fields.ts';
 import { LIMITS } from './limits.ts';
+import { maxClicksField, PreviewSchema, passwordField, previewField, RedirectRuleSchema, rulesField } from './smart-link-fields.ts';
 import { CONTROL_CHARACTER, charCount, LONE_SURROGATE } from './text-rules.ts';
 
 export const TagSummarySchema = z
@@ -36,6 +37,11 @@ export const LinkSchema = z
     comments: z.string().optional(),
     expires_at: z.number().optional(),
     expiration_url: z.string().optional(),
+    // Smart links (issue #30): present only when set, as the spec's optional fields are.
+    password_protected: z.literal(true).optional().meta({ description: 'Present (true) when the link has a password.' }),
+    max_clicks: z.number().optional(),
+    rules: z.array(RedirectRuleSchema).optional(),
+    preview: PreviewSchema.optional(),
     tags: z.array(TagSummarySchema).meta({ description: 'Sorted by name.' }),
     click_count: z.number(),
     created_at: z.number(),
@@ -75,6 +81,10 @@ export const CreateLinkBodySchema = z.strictObject({
     .nullable()
     .optional(),
   external_id: externalIdField.optional(),
+  password: passwordField.optional(),
+  max_clicks: maxClicksField.optional(),
+  rules: rulesField.optional(),
+  preview: previewField.optional(),
 });
 
 /**

@@ -94,6 +94,17 @@ export const BreakdownEntrySchema = z
   })
   .meta({ id: 'BreakdownEntry' });
 
+export const CityEntrySchema = z
+  .object({
+    value: z.string().nullable().meta({ description: 'The city as the IP database names it (English); null unknown.' }),
+    country: z.string().nullable().meta({ description: "ISO 3166-1 alpha-2 code of the city's country; null when the city is unknown." }),
+    clicks: z.number(),
+  })
+  .meta({ id: 'CityEntry' });
+
+/** What brought visitors: the link itself, or a scan of its QR code (`?qr=1`, docs/redirects.md). */
+export const CLICK_TRIGGERS = ['link', 'qr'] as const;
+
 export const BreakdownsSchema = z
   .object({
     start: z.number().meta({ description: 'Breakdowns are kept per UTC day: Unix ms of the first UTC day counted.' }),
@@ -102,7 +113,17 @@ export const BreakdownsSchema = z
     devices: z.array(BreakdownEntrySchema).meta({ description: 'desktop, mobile, tablet or unknown.' }),
     browsers: z.array(BreakdownEntrySchema),
     operating_systems: z.array(BreakdownEntrySchema),
-    countries: z.array(BreakdownEntrySchema).meta({ description: 'ISO 3166-1 alpha-2, from the trusted proxy header; null unknown.' }),
+    countries: z.array(BreakdownEntrySchema).meta({
+      description:
+        'ISO 3166-1 alpha-2: from the trusted proxy header when set (CLICK_COUNTRY_HEADER), else from the IP database (GEOIP_DATABASE, DB-IP Lite by default); null unknown.',
+    }),
+    cities: z.array(CityEntrySchema).meta({
+      description:
+        "The visitor's city from the IP database, with its country (a trusted country header wins; a city outside it is unknown); null unknown.",
+    }),
+    triggers: z
+      .array(BreakdownEntrySchema)
+      .meta({ description: '`link` (the short link itself) or `qr` (a scan of its QR code, which carries `?qr=1`).' }),
   })
   .meta({ id: 'StatsBreakdowns' });
 
@@ -146,6 +167,14 @@ export const LinkStatsSchema = z
         browsers: [{ value: 'Safari', clicks: 12 }],
         operating_systems: [{ value: 'iOS', clicks: 12 }],
         countries: [{ value: 'DE', clicks: 12 }],
+        cities: [
+          { value: 'Berlin', country: 'DE', clicks: 10 },
+          { value: null, country: null, clicks: 2 },
+        ],
+        triggers: [
+          { value: 'link', clicks: 9 },
+          { value: 'qr', clicks: 3 },
+        ],
       },
     },
   });
@@ -158,5 +187,6 @@ export type StatsQuery = z.infer<typeof StatsQuerySchema>;
 export type LinkStats = z.infer<typeof LinkStatsSchema>;
 export type GroupStats = z.infer<typeof GroupStatsSchema>;
 export type StatsBucket = z.infer<typeof StatsBucketSchema>;
+export type CityEntry = z.infer<typeof CityEntrySchema>;
 export type BreakdownEntry = z.infer<typeof BreakdownEntrySchema>;
 export type TopLink = z.infer<typeof TopLinkSchema>;

@@ -14,15 +14,27 @@ export { isDatabaseUnavailable } from './database-unavailable.ts';
 export {
   Account,
   ApiKey,
+  AppUser,
   Click,
   type Database,
   DenylistEntry,
   Domain,
   entities,
+  Invitation,
   Link,
   LinkSearch,
   LinkTag,
+  Membership,
+  PasswordLink,
+  PendingSignIn,
+  SsoIdentity,
   Tag,
+  TwoFactor,
+  UserSession,
+  Webhook,
+  WebhookAttempt,
+  WebhookDelivery,
+  WebhookEvent,
 } from './entities/index.ts';
 export { createOrm, migrate, type Orm, type OrmOptions } from './orm.ts';
 export { type PoolErrors, poolErrorsOf } from './pool-errors.ts';

@@ -1,6 +1,7 @@
 import { LocalDenylist, type UrlReputation } from '@shortlinks/api/destinations';
+import type { Mailer } from '@shortlinks/api/mailer';
 import type { RateLimitSettings } from '@shortlinks/api/plans';
-import { createServices, type Services } from '@shortlinks/api/services';
+import { createServices, type Services, type WebhookSettings } from '@shortlinks/api/services';
 import { createOrm, type Orm } from '@shortlinks/db';
 import type { FastifyInstance } from 'fastify';
 import { createTestDatabase } from './test-database.ts';
@@ -39,6 +40,12 @@ export interface HarnessOptions {
   logStream?: { write(line: string): void };
   /** Each rate limit not set here is {@link GENEROUS_RATE_LIMITS}'s. */
   rateLimits?: Partial<RateLimitSettings>;
+  /** The dashboard's public address that invitation links start with (PUBLIC_URL + /app). */
+  dashboardUrl?: string;
+  /** Mails invitations (a mailer on `@shortlinks/testing/smtp-server`'s url); unset: none is mailed. */
+  mailer?: Mailer;
+  /** Webhook settings (WEBHOOK_RETRY_DELAYS, …); tests that call a loopback receiver allow private targets. */
+  webhooks?: Partial<WebhookSettings>;
 }
 
 /** What every server builder takes from the harness (apps/server's buildServer takes more). */
@@ -85,6 +92,9 @@ export function testServers<Options extends HarnessBuildOptions>(build: ServerBu
       logLevel = 'warn',
       logStream,
       rateLimits,
+      dashboardUrl,
+      mailer,
+      webhooks,
       ...serverOptions
     } = options;
     const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
@@ -98,6 +108,9 @@ export function testServers<Options extends HarnessBuildOptions>(build: ServerBu
       ...(linkReadCacheMs === undefined ? {} : { linkReadCacheMs }),
       ...(redirectStaleIfErrorMs === undefined ? {} : { redirectStaleIfErrorMs }),
       ...(dnsServers === undefined ? {} : { dnsServers }),
+      ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
+      mailer,
+      ...(webhooks === undefined ? {} : { webhooks }),
     });
     const app = await build({
       ...definedOnly(serverOptions),

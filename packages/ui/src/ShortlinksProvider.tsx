@@ -19,6 +19,11 @@ export interface ShortlinksHost {
   onTitleChosen(link: Link): void | Promise<void>;
   /** The sentences of errors mended elsewhere (the key, the connection, the plan's limits). */
   messages: HostMessages;
+  /**
+   * The caller may only look (a viewer of the workspace): no control that writes is shown. The
+   * server refuses such writes anyway (docs/accounts.md, "Roles"); this only hides what would fail.
+   */
+  readOnly: boolean;
 }
 
 const HostContext = createContext<ShortlinksHost | undefined>(undefined);
@@ -46,12 +51,13 @@ export function ShortlinksProvider({
   onLinkCreated = ignore,
   onTitleChosen = ignore,
   messages,
+  readOnly = false,
   children,
 }: Pick<ShortlinksHost, 'client'> &
   Partial<Omit<ShortlinksHost, 'client' | 'messages'>> & { messages?: Partial<HostMessages> | undefined; children: ReactNode }) {
   const host = useMemo(
-    () => ({ client, copyText, onLinkCreated, onTitleChosen, messages: { ...DEFAULT_MESSAGES, ...messages } }),
-    [client, copyText, onLinkCreated, onTitleChosen, messages],
+    () => ({ client, copyText, onLinkCreated, onTitleChosen, messages: { ...DEFAULT_MESSAGES, ...messages }, readOnly }),
+    [client, copyText, onLinkCreated, onTitleChosen, messages, readOnly],
   );
   return <HostContext.Provider value={host}>{children}</HostContext.Provider>;
 }

@@ -12,6 +12,7 @@ export { expiryOf, shortUrlText, whenText } from './links/link-dates.ts';
 export { createOf, draftProblem, EMPTY_DRAFT, errorAfterChange, type LinkDraft } from './links/link-draft.ts';
 export { DEFAULT_LIST_VIEW, isListOrder, LIST_ORDERS, type ListOrder, type ListView } from './links/link-list-query.ts';
 export { ShortUrlCopy } from './links/ShortUrlCopy.tsx';
+export { SmartLinkFields } from './links/SmartLinkFields.tsx';
 export { SLUG_RULE } from './links/slug-rule.ts';
 export { UtmFields } from './links/UtmFields.tsx';
 export { PlanUsage } from './PlanUsage.tsx';

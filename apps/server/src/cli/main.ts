@@ -11,6 +11,7 @@ import { exportCommand } from './export-command.ts';
 import { importCommand } from './import-command.ts';
 import { restoreCommand } from './restore-command.ts';
 import { UsageError } from './usage-error.ts';
+import { userCommand } from './user-command.ts';
 
 const USAGE = `Usage: pnpm shortlinks <command>
 
@@ -21,6 +22,9 @@ const USAGE = `Usage: pnpm shortlinks <command>
   key create --account ACCOUNT_ID [--json]
   key list --account ACCOUNT_ID [--json]
   key revoke KEY_ID
+  user create --email EMAIL --account ACCOUNT_ID [--role owner|admin|member|viewer] [--json]
+  user list [--json]
+  user reset-password EMAIL [--json]
   denylist add DOMAIN|URL_PREFIX [--json]
   denylist remove DOMAIN|URL_PREFIX [--json]
   denylist list [--json]
@@ -35,6 +39,9 @@ const USAGE = `Usage: pnpm shortlinks <command>
 export guards spreadsheet formulas in CSV: a cell starting with = + - @, a tab or a carriage return
 gets a ' in front, so a spreadsheet shows it instead of running it; import removes it again.
 --raw-csv writes values as they are, for programs (docs/import-export.md).
+
+user create adds a person to a workspace (member unless --role says otherwise) and prints a one-time
+link where they set their password; reset-password prints a new one. No password is typed here.
 
 backup writes every table in one consistent snapshot while servers keep running; restore loads a
 backup into an EMPTY database, then applies newer migrations (docs/operations.md).
@@ -54,6 +61,8 @@ function readArguments(argv: string[]) {
         'tag-limit': { type: 'string' },
         'rate-limit': { type: 'string' },
         account: { type: 'string' },
+        email: { type: 'string' },
+        role: { type: 'string' },
         format: { type: 'string' },
         output: { type: 'string' },
         'raw-csv': { type: 'boolean', default: false },
@@ -93,6 +102,7 @@ async function main(argv: string[]): Promise<number> {
     const services = createServices({ orm: database.orm, shortDomain: config.shortDomain, reputation });
     if (noun === 'export') return await exportCommand(services, values, positionals.slice(1));
     if (noun === 'import') return await importCommand(services, values, positionals.slice(1));
+    if (noun === 'user') return await userCommand(services, verb, rest, values, `${config.publicUrl}/app`);
     return await run(services, `${noun} ${verb ?? ''}`.trim(), rest, values, config.apiRateLimits);
   } finally {
     await database.close();

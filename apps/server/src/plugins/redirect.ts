@@ -5,6 +5,7 @@ import { clientAddress } from '../rate-limits.ts';
 import { redirectHeaders, visitRefusal } from '../redirects/visit.ts';
 import type { VisitCounts } from '../redirects/visit-counts.ts';
 import { GONE_PAGE, HOME_PAGE, NOT_FOUND_PAGE, sendPage, UNAVAILABLE_PAGE, UNAVAILABLE_RETRY_AFTER_SECONDS } from './redirect-pages.ts';
+import { answerSmartVisit, passwordRoute } from './redirect-smart.ts';
 
 export interface RedirectPluginOptions {
   /** Where a slug leads, the limit per visitor (counted before any lookup) and the click: the same `Visits` as the fast path's. */
@@ -38,7 +39,14 @@ export async function redirectPlugin(app: FastifyInstance, { visits, visitCounts
   app.get('/robots.txt', async (_request, reply) => reply.type('text/plain').send('User-agent: *\nAllow: /\n'));
 
   /** Answers a visit: the redirect (counted as a click) or the page of a link that does not redirect. */
-  function answer(request: SlugRequest, reply: FastifyReply, outcome: RedirectOutcome, now: number, domain: HostDomain): FastifyReply {
+  function answer(
+    request: SlugRequest,
+    reply: FastifyReply,
+    outcome: RedirectOutcome,
+    now: number,
+    domain: HostDomain,
+  ): FastifyReply | Promise<FastifyReply> {
+    if (outcome.kind === 'smart') return answerSmartVisit(visits, request, reply, outcome.target, now, domain ? domain.id : null);
     if (outcome.kind === 'not_found') {
       // A branded domain's not-found redirect: no link, so no click.
       if (domain?.notFoundUrl) return reply.code(302).headers(redirectHeaders(domain.notFoundUrl)).send();
@@ -49,9 +57,12 @@ export async function redirectPlugin(app: FastifyInstance, { visits, visitCounts
       return sendPage(reply.header('retry-after', String(UNAVAILABLE_RETRY_AFTER_SECONDS)), 503, UNAVAILABLE_PAGE);
     }
 
-    visits.recordClick(outcome.linkId, now, request.method, request.headers, request.ip);
+    visits.recordClick(outcome.linkId, now, request.method, request.headers, request.ip, request.url);
     return reply.code(302).headers(redirectHeaders(outcome.location)).send();
   }
+
+  // In a scope of its own: its form body parser is for this route only.
+  await app.register(passwordRoute, { visits });
 
   app.get<{ Params: { slug: string } }>('/:slug', { config: { visit: true } }, (request, reply) => {
     const now = Date.now();
@@ -76,6 +87,8 @@ export async function redirectPlugin(app: FastifyInstance, { visits, visitCounts
     const cached = visits.resolveCached(key, now);
     if (cached) {
       visitCounts.cacheHits++;
+      // A smart link's visit may wait (a cookie's key, a click limit): then the route does too.
+      if (cached.kind === 'smart') return answer(request, reply, cached, now, domain);
       answer(request, reply, cached, now, domain);
       return;
     }

@@ -51,8 +51,12 @@ export function restInputOf(path: string, meta: Meta): (request: FastifyRequest)
   }
 
   if (takesBody) {
+    // An action on what the path names (POST /webhooks/{id}/test) takes nothing else: it may come without a body.
+    const pathKeys = new Set([...meta.openapi.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]));
+    const bodyless = instanceofZodTypeObject(schema) && Object.keys(schema.shape as object).every((key) => pathKeys.has(key));
     return (request) => {
       if (!request.headers['content-type']?.startsWith('application/json')) {
+        if (bodyless && request.body === undefined && !request.headers['content-type']) return named(request);
         throw new TRPCError({ code: 'UNSUPPORTED_MEDIA_TYPE', message: 'A JSON body is required' });
       }
       return { ...(request.body as object | undefined), ...named(request) };

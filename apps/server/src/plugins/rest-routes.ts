@@ -5,6 +5,7 @@ import { TRPCError } from '@trpc/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { largeBodies } from '../body-limits.ts';
 import { admitCalls } from '../call-admission.ts';
+import { type ImageResult, sendImage } from './rest-images.ts';
 import { type RestInput, restInputOf } from './rest-input.ts';
 import { sendStreamed } from './rest-streams.ts';
 
@@ -22,7 +23,7 @@ export type FailureAnswer = (request: FastifyRequest, reply: FastifyReply, error
 export function registerProcedureRoutes(app: FastifyInstance, services: Services, prefix: string, answerFailure: FailureAnswer) {
   const large = new Map(largeBodies(services.sentFileImport.maxBytes).map((body) => [body.procedure, body]));
   for (const [path, meta] of everyProcedureMeta()) {
-    if (meta.openapi.enabled === false && !meta.streamed) continue;
+    if (meta.openapi.enabled === false && !meta.streamed && !meta.image) continue;
     const readInput = restInputOf(path, meta);
     const largeBody = large.get(path);
     app.route({
@@ -44,6 +45,7 @@ export function registerProcedureRoutes(app: FastifyInstance, services: Services
           return answerFailure(request, reply, error, input);
         }
         if (meta.streamed) return sendStreamed(reply, result as AsyncIterable<string>, input);
+        if (meta.image) return sendImage(reply, result as ImageResult);
         const status = successStatus(path, result);
         if (status === 204) return reply.code(204).send();
         return reply.code(status).type('application/json').send(JSON.stringify(result));

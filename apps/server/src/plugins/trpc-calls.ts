@@ -1,4 +1,4 @@
-import { callProcedure, everyProcedureMeta, procedureType, successStatus, trpcErrorShape } from '@shortlinks/api';
+import { type Context, callProcedure, everyProcedureMeta, procedureType, successStatus, trpcErrorShape } from '@shortlinks/api';
 import { toAppError } from '@shortlinks/api/errors';
 import type { Services } from '@shortlinks/api/services';
 import { getTRPCErrorFromUnknown, type TRPCError } from '@trpc/server';
@@ -7,6 +7,8 @@ import { largeBodies } from '../body-limits.ts';
 
 export interface SingleCallOptions {
   services: Services;
+  /** A call's context: its caller, and the HTTP exchange the people procedures use. */
+  contextOf: (request: FastifyRequest, reply: FastifyReply) => Context;
   prefix: string;
   /** tRPC's own handling of a request (fastifyRequestHandler with the plugin's options). */
   delegate: (request: FastifyRequest, reply: FastifyReply, path: string) => unknown;
@@ -22,7 +24,7 @@ export interface SingleCallOptions {
  * bench:api). Anything else, which tRPC alone knows how to answer (a batch, a streamed answer, a
  * body or an `input` that is not JSON, another content type), is handed to tRPC's adapter as is.
  */
-export function registerSingleCalls(scope: FastifyInstance, { services, prefix, delegate, onError }: SingleCallOptions): void {
+export function registerSingleCalls(scope: FastifyInstance, { services, contextOf, prefix, delegate, onError }: SingleCallOptions): void {
   const large = new Map(largeBodies(services.sentFileImport.maxBytes).map((body) => [body.procedure, body]));
   for (const [path, meta] of everyProcedureMeta()) {
     const type = procedureType(path);
@@ -37,7 +39,7 @@ export function registerSingleCalls(scope: FastifyInstance, { services, prefix, 
         const sent = singleCallInput(request, type);
         if (!sent) return delegate(request, reply, path);
         const { input } = sent;
-        const ctx = { services, transport: 'trpc' as const, caller: request.caller };
+        const ctx = contextOf(request, reply);
         reply.header('vary', 'trpc-accept, accept').type('application/json');
         try {
           const data = await callProcedure(path, ctx, input);

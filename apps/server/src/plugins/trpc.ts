@@ -1,10 +1,11 @@
 import { appRouter, procedureMeta, successStatus } from '@shortlinks/api';
 import { toAppError, trpcErrorBody } from '@shortlinks/api/errors';
-import type { Services } from '@shortlinks/api/services';
+import type { Services, SignInAttempts } from '@shortlinks/api/services';
 import { fastifyRequestHandler, fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
-import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { admitCalls } from '../call-admission.ts';
 import { nestsTooDeep, tooDeep } from '../json-depth.ts';
+import { type CookiePolicy, webExchange } from '../session-cookie.ts';
 import { fromFastifyError } from './error-body.ts';
 import { registerSingleCalls } from './trpc-calls.ts';
 import { trpcRequestCalls } from './trpc-request-calls.ts';
@@ -19,7 +20,17 @@ export const TRPC_MAX_BATCH = 10;
  * caller (found by the authentication plugin) is counted against its rate limit before the body is
  * read, as on REST, and once it is read every call of a batch is (call-admission.ts).
  */
-export async function trpcPlugin(app: FastifyInstance, { services }: { services: Services }) {
+export async function trpcPlugin(
+  app: FastifyInstance,
+  { services, cookies, signInAttempts }: { services: Services; cookies: CookiePolicy; signInAttempts: SignInAttempts },
+) {
+  // What every call's context holds: its caller, and for the people procedures the HTTP exchange (cookie, address).
+  const contextOf = (request: FastifyRequest, reply: FastifyReply) => ({
+    services,
+    transport: 'trpc' as const,
+    caller: request.caller,
+    web: webExchange(request, reply, cookies, signInAttempts),
+  });
   app.addHook('onRequest', app.rateLimit());
 
   // Failures before a procedure runs (rate limit, body size, media type) answer in tRPC's error
@@ -50,7 +61,7 @@ export async function trpcPlugin(app: FastifyInstance, { services }: { services:
     router: appRouter,
     // Every call of a batch counts against the rate limit; ten keep one request's work small.
     maxBatchSize: TRPC_MAX_BATCH,
-    createContext: ({ req }: { req: FastifyRequest }) => ({ services, transport: 'trpc' as const, caller: req.caller }),
+    createContext: ({ req, res }: { req: FastifyRequest; res: FastifyReply }) => contextOf(req, res),
     responseMeta: ({ paths, data, errors }: { paths?: readonly string[]; data: readonly unknown[]; errors: readonly unknown[] }) => {
       // Batched calls keep tRPC's own status; a single call answers like its REST twin.
       if (paths?.length !== 1) return {};
@@ -81,6 +92,7 @@ export async function trpcPlugin(app: FastifyInstance, { services }: { services:
     scope.addContentTypeParser('multipart/form-data', {}, (_request, body, done) => done(null, body));
     registerSingleCalls(scope, {
       services,
+      contextOf,
       prefix: TRPC_PREFIX,
       delegate: (req, res, path) => fastifyRequestHandler({ ...trpcOptions, req, res, path }),
       onError: (error) => trpcOptions.onError({ error }),

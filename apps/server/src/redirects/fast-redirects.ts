@@ -75,7 +75,7 @@ function answerCachedVisit({ visits, trust, visitLog }: FastRedirectOptions, req
   let status: number;
   let bot: boolean;
   if (retryAfter === undefined) {
-    bot = visits.recordClick(outcome.linkId, now, method, request.headers, ip);
+    bot = visits.recordClick(outcome.linkId, now, method, request.headers, ip, url);
     status = 302;
     // With its length said, as Fastify says it: else Node would send an empty chunked body.
     response.writeHead(status, { ...redirectHeaders(outcome.location), 'content-length': '0' }).end();

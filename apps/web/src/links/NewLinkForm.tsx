@@ -8,6 +8,7 @@ import {
   Field,
   type LinkDraft,
   SLUG_RULE,
+  SmartLinkFields,
   TagsField,
   UtmFields,
   useShortlinks,
@@ -84,6 +85,12 @@ export function NewLinkForm({ tags, onCreated, onCancel }: { tags: Tag[]; onCrea
         expirationUrl={draft.expirationUrl}
         errors={{ expiresAt: errorAt('expires_at'), expirationUrl: errorAt('expiration_url') }}
         onChange={change}
+      />
+      <SmartLinkFields
+        smart={draft.smart}
+        passwordProtected={false}
+        errors={{ password: errorAt('password'), max_clicks: errorAt('max_clicks'), rules: errorAt('rules'), preview: errorAt('preview') }}
+        onChange={(smart) => change({ smart })}
       />
       <Field label="Comments" error={errorAt('comments')}>
         {(props) => <textarea {...props} name="comments" value={draft.comments} onChange={(e) => change({ comments: e.target.value })} />}

@@ -17,7 +17,7 @@ import { useDocumentTitle } from '../useDocumentTitle.ts';
  * statistics. The file keeps its name from when the page held the statistics alone.
  */
 export function LinkStatsPage({ id, account }: { id: string; account?: AccountState }) {
-  const { client, messages } = useShortlinks();
+  const { client, messages, readOnly } = useShortlinks();
   const [, navigate] = useLocation();
   const { found, retry, replace } = useLink(client, id);
   const [editing, setEditing] = useState(false);
@@ -64,7 +64,7 @@ export function LinkStatsPage({ id, account }: { id: string; account?: AccountSt
         <>
           <div className="page-head link-page-head">
             <h1>{link.title}</h1>
-            <div className="row link-page-actions">
+            <div className="row link-page-actions" hidden={readOnly}>
               <button
                 type="button"
                 className="button"

@@ -17,7 +17,7 @@ import { useDocumentTitle } from '../useDocumentTitle.ts';
  */
 export function LinksPage({ account }: { account: AccountState }) {
   useDocumentTitle('Links');
-  const { copyText } = useShortlinks();
+  const { copyText, readOnly } = useShortlinks();
   const view = listViewOf(useSearch());
   const [, navigate] = useLocation();
   const [creating, setCreating] = useState(false);
@@ -28,7 +28,8 @@ export function LinksPage({ account }: { account: AccountState }) {
     <>
       <div className="page-head">
         <h1>Links</h1>
-        <div className="row page-actions">
+        {/* A viewer only looks: creating, importing and exporting need the role member. */}
+        <div className="row page-actions" hidden={readOnly}>
           <TransferButtons open={transfer} onOpen={setTransfer} />
           <button
             type="button"
@@ -74,7 +75,7 @@ export function LinksPage({ account }: { account: AccountState }) {
         tags={account.tags ?? []}
         version={account.version}
         onChanged={account.changed}
-        emptyHint="No links yet. Create your first with New link."
+        emptyHint={readOnly ? 'No links yet.' : 'No links yet. Create your first with New link.'}
         statisticsHref={(link) => `${BASE}${paths.link(link.id)}`}
         view={view}
         onViewChange={(next, { replace }) => navigate(linksAddress(next), { replace })}

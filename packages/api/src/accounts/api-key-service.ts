@@ -4,6 +4,7 @@ import { announceCallerChange, type Orm } from '@shortlinks/db';
 import { inTransaction, reader, storable } from '../database/database.ts';
 import { AppError } from '../errors.ts';
 import { newId } from '../ids.ts';
+import { isRole } from '../people/roles.ts';
 import type { Caller } from './caller.ts';
 import type { CallerCache } from './caller-cache.ts';
 
@@ -111,13 +112,38 @@ export class ApiKeyService {
     const candidates = await reader(this.#orm)
       .selectFrom('api_key')
       .innerJoin('account', 'account.id', 'api_key.account_id')
-      .select(['api_key.id', 'api_key.account_id', 'api_key.secret_hash', 'account.plan', 'account.api_rate_limit'])
+      // A key made by a person acts with that person's role in its workspace now.
+      .leftJoin('membership', (join) =>
+        join.onRef('membership.user_id', '=', 'api_key.created_by_user_id').onRef('membership.account_id', '=', 'api_key.account_id'),
+      )
+      .leftJoin('app_user', 'app_user.id', 'api_key.created_by_user_id')
+      .select([
+        'api_key.id',
+        'api_key.account_id',
+        'api_key.secret_hash',
+        'api_key.created_by_user_id',
+        'account.plan',
+        'account.api_rate_limit',
+        'membership.role',
+        'app_user.email',
+      ])
       .where('api_key.prefix', '=', secret.slice(0, STORED_PREFIX_CHARS))
       .where('api_key.revoked_at', 'is', null)
       .execute();
     const row = candidates.find((candidate) => hashMatches(sentHash, candidate.secret_hash));
     if (!row) return undefined;
-    const caller: Caller = { accountId: row.account_id, keyId: row.id, plan: row.plan as Plan, rateLimit: row.api_rate_limit };
+    const madeByPerson = row.created_by_user_id !== null;
+    // A person's key whose maker left the workspace is revoked with the removal; never trust it meanwhile.
+    if (madeByPerson && !isRole(row.role)) return undefined;
+    const caller: Caller = {
+      accountId: row.account_id,
+      keyId: row.id,
+      role: madeByPerson && isRole(row.role) ? row.role : 'owner',
+      user: madeByPerson && row.email ? { id: row.created_by_user_id as string, email: row.email } : null,
+      session: null,
+      plan: row.plan as Plan,
+      rateLimit: row.api_rate_limit,
+    };
     this.callers.set(sentHash, caller, snapshot);
     return caller;
   }

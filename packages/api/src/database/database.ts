@@ -16,6 +16,7 @@ const CONFLICT_BY_INDEX: Record<string, AppError> = {
   tag_account_name_key: new AppError('TAG_NAME_TAKEN', undefined, 'name'),
   domain_verified_name_key: new AppError('DOMAIN_TAKEN', undefined, 'name'),
   domain_account_name_key: new AppError('DOMAIN_TAKEN', 'The workspace has already added that domain', 'name'),
+  app_user_email_key: new AppError('EMAIL_TAKEN', undefined, 'email'),
 };
 
 /**

@@ -3,7 +3,7 @@ import type { DestinationChecker } from './destination-checker.ts';
 import type { Utm } from './utm.ts';
 
 /** The URL checks a link body needs (destinations.ts): a request's own, or a bulk call's shared ones. */
-export type UrlChecks = Pick<DestinationChecker, 'finalDestination' | 'fallback'>;
+export type UrlChecks = Pick<DestinationChecker, 'finalDestination' | 'fallback' | 'otherDestination'>;
 
 /**
  * URL checks one bulk call runs at the same time at most. Each asks the stored denylist (one short
@@ -42,6 +42,10 @@ export class SharedUrlChecks implements UrlChecks {
 
   finalDestination(field: 'destination_url', url: string, utm: Utm | undefined): Promise<string> {
     return this.#once(JSON.stringify([field, url, utm ?? null]), () => this.#checker.finalDestination(field, url, utm));
+  }
+
+  otherDestination(field: string, url: string, utm: Utm | undefined): Promise<string> {
+    return this.#once(JSON.stringify([field, url, utm ?? null]), () => this.#checker.otherDestination(field, url, utm));
   }
 
   fallback(url: string): Promise<string> {

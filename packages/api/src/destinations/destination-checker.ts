@@ -5,9 +5,6 @@ import { ReputationUnavailable, type UrlReputation } from './reputation/reputati
 import { asciiUrl, mergeUtm, type Utm } from './utm.ts';
 
 /** Checks a destination or expiration URL against the host rules and the reputation service. */
-/** The fields a URL is checked for. */
-type UrlField = 'destination_url' | 'expiration_url' | 'root_redirect_url' | 'not_found_url';
-
 export class DestinationChecker {
   readonly #shortDomainHost: string;
   readonly #reputation: UrlReputation;
@@ -35,10 +32,19 @@ export class DestinationChecker {
    * clients read differently (docs/security.md).
    */
   async finalDestination(field: 'destination_url', url: string, utm: Utm | undefined): Promise<string> {
+    return this.otherDestination(field, url, utm);
+  }
+
+  /**
+   * A smart link's other URLs under the destination's rules (issue #30): a rule's destination
+   * (`rules[2].destination_url`, utm merged in as into destination_url) and the preview's image
+   * (`preview.image_url`, no utm), each refused under its own field's name.
+   */
+  async otherDestination(field: string, url: string, utm: Utm | undefined): Promise<string> {
     this.#checkPolicy(field, url);
     const merged = mergeUtm(url, utm);
     if (merged.length > LIMITS.urlChars) {
-      throw validationError(field, `destination_url with utm parameters must be at most ${LIMITS.urlChars} characters`);
+      throw validationError(field, `${field} with utm parameters must be at most ${LIMITS.urlChars} characters`);
     }
     await this.#checkReputation(field, merged);
     return merged;
@@ -55,7 +61,7 @@ export class DestinationChecker {
     return stored;
   }
 
-  #checkPolicy(field: UrlField, sent: string): void {
+  #checkPolicy(field: string, sent: string): void {
     const problem = destinationProblem(sent, this.#shortDomainHost);
     if (problem) throw validationError(field, `${field} ${problem}`);
     const host = new URL(sent).hostname.toLowerCase().replace(/\.+$/, '');
@@ -63,7 +69,7 @@ export class DestinationChecker {
   }
 
   /** Asks the reputation sources about the URL as it will be stored. */
-  async #checkReputation(field: UrlField, url: string): Promise<void> {
+  async #checkReputation(field: string, url: string): Promise<void> {
     const verdict = await this.#reputation.check(url).catch((error: unknown) => {
       if (!(error instanceof ReputationUnavailable)) throw error;
       // Failure policy fail-closed (docs/security.md): refused, with a code that says "retry later".

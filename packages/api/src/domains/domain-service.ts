@@ -4,6 +4,7 @@ import type { Orm } from '@shortlinks/db';
 import { type Db, inTransaction, reader } from '../database/database.ts';
 import type { DestinationChecker } from '../destinations/destination-checker.ts';
 import { AppError, validationError } from '../errors.ts';
+import { Changes } from '../events/change-log.ts';
 import { newId } from '../ids.ts';
 import type { DomainDirectory } from './domain-directory.ts';
 import { domainNameOf, verificationRecordName, verificationRecordValue } from './domain-name.ts';
@@ -27,6 +28,8 @@ export class DomainService {
   readonly #directory: DomainDirectory;
   readonly #txt: TxtLookup;
   readonly #urls: Pick<DestinationChecker, 'domainRedirect'>;
+  /** Where a domain's becoming verified is recorded (events/change-log.ts): `domain.verified` for the webhooks. */
+  readonly #changes: Changes;
 
   constructor(
     orm: Orm,
@@ -34,7 +37,9 @@ export class DomainService {
     directory: DomainDirectory,
     txt: TxtLookup,
     urls: Pick<DestinationChecker, 'domainRedirect'>,
+    changes = new Changes(),
   ) {
+    this.#changes = changes;
     this.#orm = orm;
     this.#shortDomainHost = shortDomainHost;
     this.#directory = directory;
@@ -199,9 +204,13 @@ export class DomainService {
             .executeTakeFirstOrThrow();
         }
       }
-      return update
+      const verified = await update
         .set({ verified_at: domain.verified_at ?? at, record_missing_since: null, last_checked_at: at, last_check_error: null })
         .executeTakeFirstOrThrow();
+      // It starts serving now (a new domain, or a stopped one whose record came back): recorded in this
+      // transaction, so the webhooks hear of it once it commits, and never of one rolled back.
+      if (domain.verified_at === null) await this.#recordVerified(db, verified);
+      return verified;
     }
     const error = describeMiss(verificationRecordName(domain.name), expected, answer);
     if (answer.kind === 'failed' || (domain.verified_at === null && domain.record_missing_since === null)) {
@@ -212,6 +221,12 @@ export class DomainService {
     return update
       .set({ last_checked_at: at, last_check_error: error, record_missing_since: since, ...(stop ? { verified_at: null } : {}) })
       .executeTakeFirstOrThrow();
+  }
+
+  async #recordVerified(db: Db, domain: DomainRow): Promise<void> {
+    const log = await this.#changes.open(db, domain.account_id);
+    log.add('domain.verified', toDomain(domain));
+    await log.flush();
   }
 
   /** Runs a change of domains, then reloads this process's directory before answering (other processes hear it announced). */

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { changedFields, changesNothing, keepsTags, type TaggedLink } from './link-changes.ts';
+import { NO_SMART_FIELDS } from './smart-link-fields.ts';
 
 const NOW = Date.UTC(2026, 10, 27);
 const link: TaggedLink = {
@@ -14,6 +15,7 @@ const link: TaggedLink = {
   expiration_url: 'https://example.com/after',
   click_count: 3,
   created_at: new Date(NOW - 86_400_000),
+  ...NO_SMART_FIELDS,
   tags: [{ id: 'tag_1', name: 'Promo', color: 'indigo' }],
 };
 

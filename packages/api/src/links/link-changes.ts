@@ -1,6 +1,7 @@
 import type { TagSummary } from '@shortlinks/contract';
 import { applyExpiry, type ExpiryChange, type ExpiryState, NO_EXPIRY } from './expiry.ts';
 import type { LinkRow } from './link-reads.ts';
+import { changedSmartFields, keepsSmartFields, type SmartChange } from './smart-link-fields.ts';
 
 /** A link with the tags it carries, in the API's order (by name). */
 export type TaggedLink = LinkRow & { tags: TagSummary[] };
@@ -21,6 +22,8 @@ export interface NewLink {
   expiry: ExpiryChange;
   tag_ids?: readonly string[] | undefined;
   tag_names?: readonly string[] | undefined;
+  /** The smart fields (smart-link-fields.ts), checked and hashed; absent ones unset. */
+  smart?: SmartChange | undefined;
   /** An import keeps the link's age; the API lets the database date it. */
   created_at?: Date | undefined;
   /** An import keeps a link that arrives already expired, as it was (docs/import-export.md). */
@@ -38,6 +41,8 @@ export interface LinkChange {
   /** With tag_names: the tags it carries from now on. */
   tag_ids?: readonly string[] | undefined;
   tag_names?: readonly string[] | undefined;
+  /** The smart fields (smart-link-fields.ts): an absent one stays as it is. */
+  smart?: SmartChange | undefined;
   pastExpiryKept?: boolean | undefined;
 }
 
@@ -56,6 +61,7 @@ export function changedFields(row: LinkRow, change: LinkChange, now: number) {
     comments: change.comments === undefined ? row.comments : change.comments || null,
     expires_at: expiry.expires_at,
     expiration_url: expiry.expiration_url,
+    ...changedSmartFields(row, change.smart),
   };
 }
 
@@ -81,6 +87,7 @@ export function changesNothing(link: TaggedLink, change: LinkChange, now: number
     next.external_id === link.external_id &&
     next.comments === link.comments &&
     next.expires_at?.getTime() === link.expires_at?.getTime() &&
-    next.expiration_url === link.expiration_url
+    next.expiration_url === link.expiration_url &&
+    keepsSmartFields(link, change.smart)
   );
 }

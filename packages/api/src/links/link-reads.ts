@@ -6,6 +6,7 @@ import { filledIn, STAND_IN } from '../database/compiled-query.ts';
 import { type Db, storable } from '../database/database.ts';
 import type { ShortUrls } from '../domains/short-urls.ts';
 import { byName } from '../tags/tag-resolution.ts';
+import { SMART_LINK_FIELDS, withSmartFields } from './smart-link-fields.ts';
 
 /** The fields a link object is built from. */
 export const LINK_FIELDS = [
@@ -20,6 +21,7 @@ export const LINK_FIELDS = [
   'expiration_url',
   'click_count',
   'created_at',
+  ...SMART_LINK_FIELDS,
 ] as const;
 
 /** {@link LINK_FIELDS} as columns of `link`, for queries that join it. */
@@ -54,6 +56,7 @@ export const LINK_READ_COLUMNS = [
   'link.expiration_url',
   'link.click_count',
   unixMs('link.created_at').as('created_at'),
+  ...SMART_LINK_FIELDS.map((field) => `link.${field}` as const),
 ] as const;
 
 const unixTime = (value: Date | number): number => (typeof value === 'number' ? value : value.getTime());
@@ -75,6 +78,7 @@ export function toLink(row: LinkRow | LinkRecord, tags: TagSummary[], urls: Shor
   if (row.comments !== null) link.comments = row.comments;
   if (row.expires_at !== null) link.expires_at = unixTime(row.expires_at);
   if (row.expiration_url !== null) link.expiration_url = row.expiration_url;
+  withSmartFields(link, row);
   return link;
 }
 

@@ -7,6 +7,7 @@ import type { DestinationChecker } from '../destinations/destination-checker.ts'
 import type { LinkDomains } from '../domains/link-domains.ts';
 import type { ShortUrls } from '../domains/short-urls.ts';
 import { AppError } from '../errors.ts';
+import { Changes } from '../events/change-log.ts';
 import type { ExpiryChange } from './expiry.ts';
 import type { TaggedLink } from './link-changes.ts';
 import { countOfMatchingLinks, pageOfMatchingLinks, withPlansForTheSearch } from './link-list-query.ts';
@@ -14,12 +15,15 @@ import { type UnfilteredPage, unfilteredPage } from './link-page-query.ts';
 import { LinkReadCache } from './link-read-cache.ts';
 import { findLiveLinkWithTags, LINK_READ_COLUMNS, type LinkWithTags, sortedTags, tagsColumn, toLink } from './link-reads.ts';
 import { LinkWrites } from './link-writes.ts';
+import { preparedSmartChange, type SmartChange } from './smart-link-fields.ts';
 
 /** A create/upsert body after the checks that need no transaction (and must not run inside one). */
 export interface PreparedLink {
   body: CreateLinkBody;
   destination: string;
   expiry: ExpiryChange;
+  /** The smart fields (smart-link-fields.ts): rules and preview checked, the password hashed. */
+  smart: SmartChange;
 }
 
 /** A PATCH body after the same checks: the destination as it will be stored, if it changes. */
@@ -27,6 +31,7 @@ export interface PreparedChanges {
   body: UpdateLinkBody;
   destination: string | undefined;
   expiry: ExpiryChange;
+  smart: SmartChange;
 }
 
 /** Links: the rules of the spec's POST/GET/PATCH/DELETE /links and POST /links/upsert. */
@@ -36,6 +41,7 @@ export class LinkService {
   readonly #urls: ShortUrls;
   readonly #domains: LinkDomains | undefined;
   readonly #changed: (slug: string) => void;
+  readonly #changes: Changes;
   /** Links and pages read by GET, kept while nothing of their account's links changes. */
   readonly reads: LinkReadCache;
 
@@ -50,7 +56,9 @@ export class LinkService {
     changed: (slug: string) => void = () => {},
     reads = new LinkReadCache(),
     domains?: LinkDomains,
+    changes = new Changes(),
   ) {
+    this.#changes = changes;
     this.#orm = orm;
     this.#destinations = destinations;
     this.#urls = urls;
@@ -66,9 +74,16 @@ export class LinkService {
    */
   async #writing<T>(accountId: string, lock: boolean, work: (writes: LinkWrites) => Promise<T>): Promise<T> {
     const { result, slugs } = await inTransaction(this.#orm, async (db) => {
-      const writes = new LinkWrites(db, lock ? await lockAccount(db, accountId) : await readAccount(db, accountId), this.#domains);
+      const account = lock ? await lockAccount(db, accountId) : await readAccount(db, accountId);
+      const log = await this.#changes.open(db, accountId);
+      const writes = new LinkWrites(db, account, this.#domains, log.wants());
       const result = await work(writes);
       await writes.finish();
+      // What changed, in this transaction (events/change-log.ts): one record per link, bulk or import.
+      for (const change of writes.changes) {
+        log.add(change.type, 'link' in change ? this.#link(change.link) : { ...change.tag, link_count: 0 });
+      }
+      await log.flush();
       return { result, slugs: writes.slugs };
     });
     for (const slug of slugs) this.#changed(slug);
@@ -107,6 +122,7 @@ export class LinkService {
         tag_names: request.tag_names,
         comments: request.comments,
         expiry: prepared.expiry,
+        smart: prepared.smart,
       });
       return { ...this.#link(link), created: false };
     });
@@ -192,7 +208,7 @@ export class LinkService {
   }
 
   /** PATCH /links/{id} once its URLs are checked ({@link prepareChanges}): a bulk call checks its one change once. */
-  async updatePrepared(accountId: string, ref: string, { body, destination, expiry }: PreparedChanges): Promise<Link> {
+  async updatePrepared(accountId: string, ref: string, { body, destination, expiry, smart }: PreparedChanges): Promise<Link> {
     // New tags may count toward the tag limit: then the account is locked, always before the link.
     return this.#writing(accountId, Boolean(body.tag_names?.length), async (writes) => {
       const row = await writes.liveLink(ref);
@@ -204,6 +220,7 @@ export class LinkService {
         tag_names: body.tag_names,
         comments: body.comments,
         expiry,
+        smart,
       });
       return this.#link(link);
     });
@@ -228,7 +245,7 @@ export class LinkService {
       urls.finalDestination('destination_url', body.destination_url, body.utm),
       this.#expiryChange(urls, body.expires_at, body.expiration_url),
     );
-    return { body, destination, expiry };
+    return { body, destination, expiry, smart: await preparedSmartChange(body, urls) };
   }
 
   /** The URL checks of a PATCH body, as {@link prepare}'s. */
@@ -239,7 +256,7 @@ export class LinkService {
         : urls.finalDestination('destination_url', body.destination_url, body.utm),
       this.#expiryChange(urls, body.expires_at, body.expiration_url),
     );
-    return { body, destination, expiry };
+    return { body, destination, expiry, smart: await preparedSmartChange(body, urls) };
   }
 
   /** The expiry fields of a request, with the fallback URL checked; '' means "remove", like null. */
@@ -262,7 +279,7 @@ export class LinkService {
 }
 
 /** The link a create or upsert body makes, its URLs checked. */
-function newLinkOf({ body, destination, expiry }: PreparedLink) {
+function newLinkOf({ body, destination, expiry, smart }: PreparedLink) {
   return {
     slug: body.slug,
     domain: body.domain,
@@ -273,6 +290,7 @@ function newLinkOf({ body, destination, expiry }: PreparedLink) {
     expiry,
     tag_ids: body.tag_ids,
     tag_names: body.tag_names,
+    smart,
   };
 }
 

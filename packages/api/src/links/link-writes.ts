@@ -5,11 +5,21 @@ import type { AccountRow, Db } from '../database/database.ts';
 import type { LinkDomainId, LinkDomains } from '../domains/link-domains.ts';
 import { AppError } from '../errors.ts';
 import { newId } from '../ids.ts';
+import { startCounting, stopCounting } from '../redirects/click-limit.ts';
 import { redirectKey } from '../redirects/redirect-key.ts';
 import { byName, createTags, findTags, setLinkTags } from '../tags/tag-resolution.ts';
 import { changedFields, keepsTags, type LinkChange, type NewLink, newExpiry, type TaggedLink } from './link-changes.ts';
 import { insertWithSlug } from './link-insert.ts';
 import { findLiveLink, LINK_COLUMNS, LINK_FIELDS, type LinkRow, sortedTags, tagsColumn, tagsOfLinks } from './link-reads.ts';
+import { changedSmartFields, NO_SMART_FIELDS } from './smart-link-fields.ts';
+
+/**
+ * What a transaction of link writes changed, for the change log (events/change-log.ts): the
+ * caller turns each into its record, the object as the API returns it.
+ */
+export type LinkWriteChange =
+  | { type: 'link.created' | 'link.updated' | 'link.deleted'; link: TaggedLink }
+  | { type: 'tag.created'; tag: TagSummary };
 
 /** The live links a batch names: by slug, by external id, and (rows with neither) by final destination. */
 export interface LinkNames {
@@ -48,9 +58,14 @@ export class LinkWrites {
   readonly #domains: LinkDomains | undefined;
   /** The domains this transaction read, by name as sent ('' for the default). */
   readonly #domainIds = new Map<string, LinkDomainId>();
+  /** What this transaction changed, in order, when {@link #recording} (see {@link LinkWriteChange}). */
+  readonly changes: LinkWriteChange[] = [];
+  /** Whether someone listens to the changes: a deleted link's tags are then read before they go. */
+  readonly #recording: boolean;
 
-  constructor(db: Db, account: AccountRow, domains?: LinkDomains) {
+  constructor(db: Db, account: AccountRow, domains?: LinkDomains, recording = false) {
     this.#db = db;
+    this.#recording = recording;
     this.#account = account;
     this.#domains = domains;
     this.#linkLimit = effectiveLimits(account).link_limit;
@@ -85,16 +100,20 @@ export class LinkWrites {
         comments: link.comments,
         expires_at: expiry.expires_at,
         expiration_url: expiry.expiration_url,
+        ...changedSmartFields(NO_SMART_FIELDS, link.smart),
         ...(link.created_at ? { created_at: link.created_at } : {}),
       },
       link.slug,
     );
     this.#liveLinks++;
+    if (inserted.max_clicks !== null) await startCounting(this.#db, inserted.id, 0);
     const carried = await this.#created(tags);
     if (carried.length > 0) this.#newLinkTags.set(inserted.id, carried);
     if (inserted.external_id !== null) this.#externalIds.set(inserted.external_id, inserted.id);
     this.slugs.add(redirectKey(inserted.domain_id, inserted.slug));
-    return { ...inserted, tags: carried };
+    const created = { ...inserted, tags: carried };
+    if (this.#recording) this.changes.push({ type: 'link.created', link: created });
+    return created;
   }
 
   /**
@@ -122,14 +141,22 @@ export class LinkWrites {
       .where('id', '=', link.id)
       .returning(LINK_FIELDS)
       .executeTakeFirstOrThrow();
+    if (updated.max_clicks === null ? link.max_clicks !== null : link.max_clicks === null) {
+      await (updated.max_clicks === null ? stopCounting(this.#db, link.id) : startCounting(this.#db, link.id, Number(updated.click_count)));
+    }
     if (link.external_id !== null && link.external_id !== updated.external_id) this.#externalIds.set(link.external_id, undefined);
     if (updated.external_id !== null) this.#externalIds.set(updated.external_id, updated.id);
     this.slugs.add(redirectKey(updated.domain_id, updated.slug));
+    if (this.#recording) this.changes.push({ type: 'link.updated', link: { ...updated, tags } });
     return { ...updated, tags };
   }
 
   /** Deletes the link, locked by the caller, after the account (spec: DELETE /links/{id}). */
   async delete(link: LinkRow): Promise<void> {
+    if (this.#recording) {
+      const tags = this.#newLinkTags.get(link.id) ?? (await tagsOfLinks(this.#db, [link.id])).get(link.id) ?? [];
+      this.changes.push({ type: 'link.deleted', link: { ...link, tags } });
+    }
     // The row stays (deleted_at) so its click history survives; deleting detaches its tags.
     await this.#db.updateTable('link').set({ deleted_at: new Date() }).where('id', '=', link.id).execute();
     await this.#db.deleteFrom('link_tag').where('link_id', '=', link.id).execute();
@@ -270,7 +297,10 @@ export class LinkWrites {
   /** The tags found, with the missing ones created now, in the API's order. */
   async #created({ found, missing }: { found: TagSummary[]; missing: string[] }): Promise<TagSummary[]> {
     const created = await createTags(this.#db, this.#account, missing);
-    for (const tag of created) this.#tagsByName.set(tag.name.toLowerCase(), tag);
+    for (const tag of created) {
+      this.#tagsByName.set(tag.name.toLowerCase(), tag);
+      if (this.#recording) this.changes.push({ type: 'tag.created', tag });
+    }
     return [...found, ...created].sort(byName);
   }
 }

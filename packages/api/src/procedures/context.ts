@@ -1,10 +1,13 @@
 import type { Caller } from '../accounts/api-key-service.ts';
+import type { WebExchange } from '../people/sign-in-attempts.ts';
 import type { Services } from '../services.ts';
 
 /** What every procedure sees. Built per request by the transport (REST or tRPC). */
 export interface Context {
   services: Services;
   transport: 'rest' | 'trpc';
-  /** Who the request's API key belongs to, as the server's authentication found it; null without a valid key. */
+  /** Who the request comes from (an API key, or on tRPC a session), as the server's authentication found it; null without one. */
   caller: Caller | null;
+  /** The HTTP exchange, for the procedures that sign in and out (tRPC only; absent on REST and in-process calls). */
+  web?: WebExchange | undefined;
 }

@@ -20,6 +20,7 @@ export const domainsRouter = {
       successDescription: 'The new domain, not verified yet',
     },
     success: 201,
+    role: 'admin',
     errors: ['DOMAIN_TAKEN', 'VALIDATION_ERROR'],
   })
     .input(CreateDomainBodySchema)
@@ -29,6 +30,7 @@ export const domainsRouter = {
   list: authedProcedure({
     openapi: { method: 'GET', path: '/domains', tags, summary: "List the workspace's domains, newest first", protect: true },
     success: 200,
+    role: 'viewer',
     errors: [],
   })
     .input(z.strictObject({}))
@@ -38,6 +40,7 @@ export const domainsRouter = {
   get: authedProcedure({
     openapi: { method: 'GET', path: '/domains/{id}', tags, summary: 'Get a domain', protect: true },
     success: 200,
+    role: 'viewer',
     errors: ['DOMAIN_NOT_FOUND'],
   })
     .input(domainRef)
@@ -53,6 +56,7 @@ export const domainsRouter = {
       protect: true,
     },
     success: 200,
+    role: 'admin',
     errors: ['DOMAIN_NOT_FOUND', 'VALIDATION_ERROR', 'REPUTATION_UNAVAILABLE'],
   })
     .input(UpdateDomainBodySchema.extend(domainRef.shape))
@@ -69,6 +73,7 @@ export const domainsRouter = {
       protect: true,
     },
     success: 200,
+    role: 'admin',
     errors: ['DOMAIN_NOT_FOUND', 'DOMAIN_TAKEN'],
   })
     .input(domainRef)
@@ -78,6 +83,7 @@ export const domainsRouter = {
   delete: authedProcedure({
     openapi: { method: 'DELETE', path: '/domains/{id}', tags, summary: 'Delete a domain', protect: true, successDescription: 'Deleted' },
     success: 204,
+    role: 'admin',
     errors: ['DOMAIN_NOT_FOUND', 'DOMAIN_HAS_LINKS'],
   })
     .input(domainRef)

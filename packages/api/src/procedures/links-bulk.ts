@@ -24,6 +24,7 @@ export const linksBulkRouter = {
   bulkCreate: authedProcedure({
     openapi: { method: 'POST', path, tags, summary: `Create 1 to ${LIMITS.bulkItems} links`, description: ANSWERS, protect: true },
     success: { bulk: 201, itemErrors: CREATE_ERRORS },
+    role: 'member',
     errors: ['VALIDATION_ERROR'],
     errorExamples: { VALIDATION_ERROR: { message: `links must hold 1 to ${LIMITS.bulkItems} items`, field: 'links' } },
     bodyItems: LIMITS.bulkItems,
@@ -43,6 +44,7 @@ export const linksBulkRouter = {
       protect: true,
     },
     success: { bulk: 200, itemErrors: UPDATE_ERRORS },
+    role: 'member',
     errors: ['VALIDATION_ERROR'],
     errorExamples: { VALIDATION_ERROR: { message: 'ids[2] repeats ids[0]: name each link once', field: 'ids' } },
     bodyItems: LIMITS.bulkItems,
@@ -62,6 +64,7 @@ export const linksBulkRouter = {
       protect: true,
     },
     success: { bulk: 200, itemErrors: DELETE_ERRORS },
+    role: 'member',
     errors: ['VALIDATION_ERROR'],
     errorExamples: { VALIDATION_ERROR: { message: 'ids[1] names the same link as ids[0]: name each link once', field: 'ids' } },
     items: 'ids',

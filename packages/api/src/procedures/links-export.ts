@@ -25,6 +25,7 @@ export const linksExportRouter = {
       enabled: false,
     },
     success: 200,
+    role: 'member',
     errors: ['VALIDATION_ERROR'],
     streamed: true,
   })

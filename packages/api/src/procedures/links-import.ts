@@ -25,6 +25,7 @@ export const linksImportRouter = {
       enabled: false,
     },
     success: 200,
+    role: 'member',
     errors: ['VALIDATION_ERROR', 'UNKNOWN_FORMAT', 'MALFORMED_FILE'],
     errorExamples: {
       VALIDATION_ERROR: { message: 'on_conflict must be one of skip, update, fail', field: 'on_conflict' },

@@ -13,6 +13,7 @@ import { CREATE_ERRORS, DELETE_ERRORS, UPDATE_ERRORS } from './link-errors.ts';
 import { linksBulkRouter } from './links-bulk.ts';
 import { linksExportRouter } from './links-export.ts';
 import { linksImportRouter } from './links-import.ts';
+import { linksQrRouter } from './links-qr.ts';
 import { pathParam } from './path-param.ts';
 import { authedProcedure } from './trpc.ts';
 
@@ -22,10 +23,12 @@ const linkRef = z.strictObject({ id: LinkRefSchema });
 export const linksRouter = {
   // First: REST picks the first procedure whose path matches, and `/links/{id}` matches `/links/bulk`.
   ...linksBulkRouter,
+  ...linksQrRouter,
 
   create: authedProcedure({
     openapi: { method: 'POST', path: '/links', tags, summary: 'Create a link', protect: true, successDescription: 'The new link' },
     success: 201,
+    role: 'member',
     errors: CREATE_ERRORS,
   })
     .input(CreateLinkBodySchema)
@@ -41,6 +44,7 @@ export const linksRouter = {
       protect: true,
     },
     success: 200,
+    role: 'viewer',
     errors: ['VALIDATION_ERROR'],
   })
     .input(ListLinksQuerySchema)
@@ -50,6 +54,7 @@ export const linksRouter = {
   get: authedProcedure({
     openapi: { method: 'GET', path: '/links/{id}', tags, summary: 'Get a link by lnk_ id or ext_ external id', protect: true },
     success: 200,
+    role: 'viewer',
     errors: ['LINK_NOT_FOUND'],
   })
     .input(linkRef)
@@ -59,6 +64,7 @@ export const linksRouter = {
   update: authedProcedure({
     openapi: { method: 'PATCH', path: '/links/{id}', tags, summary: 'Update a link (only the fields sent change)', protect: true },
     success: 200,
+    role: 'member',
     errors: UPDATE_ERRORS,
   })
     .input(UpdateLinkBodySchema.extend(linkRef.shape))
@@ -68,6 +74,7 @@ export const linksRouter = {
   delete: authedProcedure({
     openapi: { method: 'DELETE', path: '/links/{id}', tags, summary: 'Delete a link', protect: true, successDescription: 'Deleted' },
     success: 204,
+    role: 'member',
     errors: DELETE_ERRORS,
   })
     .input(linkRef)
@@ -84,6 +91,7 @@ export const linksRouter = {
       protect: true,
     },
     success: 'createdOrFound',
+    role: 'member',
     errors: CREATE_ERRORS,
   })
     .input(CreateLinkBodySchema)

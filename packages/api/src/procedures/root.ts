@@ -1,16 +1,26 @@
 import type { Context } from './context.ts';
 import { domainsRouter } from './domains.ts';
+import { invitationsRouter } from './invitations.ts';
 import { linksRouter } from './links.ts';
+import { authRouter, membersRouter, workspaceRouter } from './people.ts';
 import { errorShapeOf, proceduresOf } from './router-internals.ts';
 import { statsRouter } from './stats.ts';
 import { tagsRouter } from './tags.ts';
 import { router } from './trpc.ts';
+import { twoFactorRouter } from './two-factor.ts';
+import { webhooksRouter } from './webhooks.ts';
 
 export const appRouter = router({
   links: linksRouter,
   tags: tagsRouter,
   stats: statsRouter,
   domains: domainsRouter,
+  webhooks: webhooksRouter,
+  auth: authRouter,
+  members: membersRouter,
+  workspace: workspaceRouter,
+  invitations: invitationsRouter,
+  twoFactor: twoFactorRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -19,6 +19,7 @@ export const statsRouter = {
       protect: true,
     },
     success: 200,
+    role: 'viewer',
     errors: ['LINK_NOT_FOUND', 'VALIDATION_ERROR'],
   })
     .input(LinkStatsQuerySchema)
@@ -35,6 +36,7 @@ export const statsRouter = {
       protect: true,
     },
     success: 200,
+    role: 'viewer',
     errors: ['TAG_NOT_FOUND', 'VALIDATION_ERROR'],
   })
     .input(TagStatsQuerySchema)
@@ -51,6 +53,7 @@ export const statsRouter = {
       protect: true,
     },
     success: 200,
+    role: 'viewer',
     errors: ['VALIDATION_ERROR'],
   })
     .input(StatsQuerySchema)

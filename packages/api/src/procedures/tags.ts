@@ -11,6 +11,7 @@ export const tagsRouter = {
   create: authedProcedure({
     openapi: { method: 'POST', path: '/tags', tags, summary: 'Create a tag', protect: true, successDescription: 'The new tag' },
     success: 201,
+    role: 'member',
     errors: ['PLAN_LIMIT_REACHED', 'TAG_NAME_TAKEN', 'VALIDATION_ERROR'],
   })
     .input(CreateTagBodySchema)
@@ -20,6 +21,7 @@ export const tagsRouter = {
   list: authedProcedure({
     openapi: { method: 'GET', path: '/tags', tags, summary: 'List all tags, newest first', protect: true },
     success: 200,
+    role: 'viewer',
     errors: [],
   })
     .input(z.strictObject({}))
@@ -29,6 +31,7 @@ export const tagsRouter = {
   update: authedProcedure({
     openapi: { method: 'PATCH', path: '/tags/{id}', tags, summary: 'Rename or recolour a tag', protect: true },
     success: 200,
+    role: 'member',
     errors: ['TAG_NOT_FOUND', 'TAG_NAME_TAKEN', 'VALIDATION_ERROR'],
   })
     .input(UpdateTagBodySchema.extend(tagRef.shape))
@@ -38,6 +41,7 @@ export const tagsRouter = {
   delete: authedProcedure({
     openapi: { method: 'DELETE', path: '/tags/{id}', tags, summary: 'Delete a tag', protect: true, successDescription: 'Deleted' },
     success: 204,
+    role: 'member',
     errors: ['TAG_NOT_FOUND'],
   })
     .input(tagRef)

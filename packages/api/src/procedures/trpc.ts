@@ -2,6 +2,7 @@ import type { ErrorCode, ErrorExample } from '@shortlinks/contract';
 import { initTRPC } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { AppError, toAppError, toTRPCError } from '../errors.ts';
+import { aRole, type Role, roleAtLeast } from '../people/roles.ts';
 import type { Context } from './context.ts';
 
 /**
@@ -33,6 +34,15 @@ export interface Meta extends OpenApiMeta {
   openapi: NonNullable<OpenApiMeta['openapi']>;
   success: SuccessStatus;
   errors: readonly ErrorCode[];
+  /**
+   * The least role in the workspace that may call it (docs/accounts.md, "Roles"), checked by the
+   * server on both transports before the procedure runs: a lower role gets 403 FORBIDDEN and
+   * nothing changes. `anyone` needs no caller at all (signing in). Required: a procedure without
+   * it does not compile.
+   */
+  role: Role | 'anyone';
+  /** Needs a signed-in person (a session cookie on tRPC): an API key is refused with 403 FORBIDDEN. */
+  person?: true;
   /** The OpenAPI document's example of an error, where the code's own would not fit this operation. */
   errorExamples?: Partial<Record<ErrorCode, ErrorExample>>;
   /**
@@ -56,6 +66,12 @@ export interface Meta extends OpenApiMeta {
    * the file itself: trpc-to-openapi cannot, so its mapping is disabled and the server serves it.
    */
   streamed?: true;
+  /**
+   * The result is an image (`{ content_type, data }`: SVG text or PNG in base64), which REST
+   * answers as the image itself: trpc-to-openapi cannot, so its mapping is disabled and the server
+   * serves it (GET /links/{id}/qr).
+   */
+  image?: true;
 }
 
 // tRPC's meta type must stay optional-shaped for trpc-to-openapi; the builder below requires it.
@@ -79,10 +95,21 @@ export const router = t.router;
  * status. One middleware for both: each one a call passes through costs a GET measurably
  * (docs/performance.md, bench:api).
  */
-const authed = t.procedure.use(async ({ ctx, next }) => {
-  if (!ctx.caller) throw toTRPCError(new AppError('UNAUTHORIZED'));
+const authed = t.procedure.use(async ({ ctx, meta, next, path }) => {
+  const { caller } = ctx;
+  if (!caller) throw toTRPCError(new AppError('UNAUTHORIZED'));
+  const needed = meta?.role;
+  // A procedure made by authedProcedure always has a role; none here would be a bug, so refuse.
+  if (needed === undefined || (needed !== 'anyone' && !roleAtLeast(caller.role, needed))) {
+    throw toTRPCError(new AppError('FORBIDDEN', refusal(caller.role, needed)));
+  }
+  if (meta?.person && !caller.session) {
+    throw toTRPCError(new AppError('FORBIDDEN', 'Only a person signed in to the dashboard can do this; an API key cannot'));
+  }
+  // The workspace requires two-factor: until they turn it on, a person may only sign out and enrol.
+  if (caller.twoFactorMissing && !/^(auth|twoFactor)\./.test(path)) throw toTRPCError(new AppError('TWO_FACTOR_ENROLMENT_REQUIRED'));
   // tRPC merges what `next` is given into the context.
-  const result = await next({ ctx: { accountId: ctx.caller.accountId } });
+  const result = await next({ ctx: { accountId: caller.accountId, caller } });
   if (!result.ok && result.error.cause instanceof AppError) throw toTRPCError(result.error.cause);
   return result;
 });
@@ -104,6 +131,26 @@ const writing = authed.use(async ({ ctx, next, type }) => {
  * to POST, PUT, PATCH or DELETE (mutations.test.ts), so it is built on {@link writing}.
  */
 export const authedProcedure = (meta: Meta) => (meta.openapi.method === 'GET' ? authed : writing).meta(meta);
+
+/**
+ * A procedure that needs no caller (signing in, a one-time link): its own checks stand in for the
+ * caller's, and it runs for anyone. Its meta says `role: 'anyone'`.
+ */
+export const publicProcedure = (meta: Meta & { role: 'anyone' }) =>
+  t.procedure
+    .use(async ({ next }) => {
+      const result = await next();
+      if (!result.ok && result.error.cause instanceof AppError) throw toTRPCError(result.error.cause);
+      return result;
+    })
+    .meta(meta);
+
+/** Why a caller of `role` is refused a procedure that needs `needed`. */
+function refusal(role: Role, needed: Role | 'anyone' | undefined): string {
+  if (needed === undefined || needed === 'anyone') return 'This cannot be called';
+  const capital = aRole(role).charAt(0).toUpperCase() + aRole(role).slice(1);
+  return `${capital} cannot do this; it needs the role ${needed}${needed === 'owner' ? '' : ' or above'}`;
+}
 
 /** The HTTP status of a success of a procedure with this meta, given its result. */
 export function successStatusOf(meta: Pick<Meta, 'success'>, result: unknown): number {

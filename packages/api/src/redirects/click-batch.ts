@@ -1,8 +1,16 @@
 import type { Database } from '@shortlinks/db';
 import { type Kysely, sql } from 'kysely';
-import { boundedCountry, boundedDevice, boundedText, boundedVisitor, CLICK_VALUE_LIMITS } from './click-values.ts';
+import {
+  boundedCountry,
+  boundedDevice,
+  boundedText,
+  boundedTrigger,
+  boundedVisitor,
+  CLICK_VALUE_LIMITS,
+  type ClickTrigger,
+} from './click-values.ts';
 
-/** Visits that are the same event: one link, one second, one visitor, one referrer host, one agent, one country. */
+/** Visits that are the same event: one link, one second, one visitor, one referrer host, one agent, one country, one trigger. */
 export interface ClickGroup {
   linkId: string;
   second: number;
@@ -11,6 +19,14 @@ export interface ClickGroup {
   browser: string | null;
   os: string | null;
   country: string | null;
+  /** The city the IP database placed the visitor in (in `country`), once the flush looked it up. */
+  city: string | null;
+  /**
+   * The visitor's address, only in memory and only until the flush looks it up (geo-lookup.ts):
+   * then null. Never written.
+   */
+  address: string | null;
+  trigger: ClickTrigger;
   /** The visitor's daily hash as 16 hex digits (VisitorSalts), stored as a bigint. */
   visitor: string | null;
   clicks: number;
@@ -35,9 +51,9 @@ export async function writeClickBatch(db: Kysely<Database>, groups: ClickGroup[]
  * cannot hold, is written as unknown. Off the redirect path, once per group.
  */
 export function clickBatchStatement(groups: ClickGroup[]) {
-  const { referrerHost, browser, os } = CLICK_VALUE_LIMITS;
+  const { referrerHost, browser, os, city } = CLICK_VALUE_LIMITS;
   return sql`
-    with events (link_id, second, referrer_host, agent_class, browser, os, country, visitor, clicks) as (
+    with events (link_id, second, referrer_host, agent_class, browser, os, country, city, trigger, visitor, clicks) as (
       select * from unnest(
         ${groups.map((g) => g.linkId)}::text[],
         ${groups.map((g) => g.second)}::float8[],
@@ -46,23 +62,25 @@ export function clickBatchStatement(groups: ClickGroup[]) {
         ${groups.map((g) => boundedText(g.browser, browser))}::text[],
         ${groups.map((g) => boundedText(g.os, os))}::text[],
         ${groups.map((g) => boundedCountry(g.country))}::text[],
+        ${groups.map((g) => (boundedCountry(g.country) === null ? null : boundedText(g.city?.replaceAll('	', ' '), city)))}::text[],
+        ${groups.map((g) => boundedTrigger(g.trigger))}::text[],
         ${groups.map((g) => boundedVisitor(g.visitor))}::text[],
         ${groups.map((g) => g.clicks)}::int4[])
     ),
     hashed as (
-      select link_id, second, referrer_host, agent_class, browser, os, country,
+      select link_id, second, referrer_host, agent_class, browser, os, country, city, trigger,
         ('x' || visitor)::bit(64)::int8 as visitor, clicks
       from events
     ),
     live as (
-      select e.*, link.account_id, to_timestamp(e.second) as at,
+      select e.*, link.account_id, link.slug, to_timestamp(e.second) as at,
         date_trunc('hour', to_timestamp(e.second), 'UTC') as hour,
         (to_timestamp(e.second) at time zone 'UTC')::date as day
       from hashed e join link on link.id = e.link_id
     ),
     recorded as (
-      insert into click (link_id, occurred_at, referrer_host, agent_class, browser, os, country, visitor, clicks)
-      select link_id, at, referrer_host, agent_class, browser, os, country, visitor, clicks from live
+      insert into click (link_id, occurred_at, referrer_host, agent_class, browser, os, country, city, trigger, visitor, clicks)
+      select link_id, at, referrer_host, agent_class, browser, os, country, city, trigger, visitor, clicks from live
     ),
     firsts as (
       select link_id, day, visitor, min(hour) as hour from live where visitor is not null group by 1, 2, 3
@@ -101,7 +119,10 @@ export function clickBatchStatement(groups: ClickGroup[]) {
         ('device', live.agent_class),
         ('browser', coalesce(live.browser, '')),
         ('os', coalesce(live.os, '')),
-        ('country', coalesce(live.country, ''))) d (dimension, value)
+        ('country', coalesce(live.country, '')),
+        -- A city is its country's code, a tab and its name (click-values.ts, cityDimensionValue).
+        ('city', coalesce(live.country || E'\t' || live.city, '')),
+        ('trigger', live.trigger)) d (dimension, value)
     ),
     link_dimensions as (
       insert into click_daily_dimension (link_id, day, dimension, value, clicks)
@@ -122,6 +143,34 @@ export function clickBatchStatement(groups: ClickGroup[]) {
       insert into account_click_weekly_link (account_id, week, link_id, clicks)
       select account_id, date_trunc('week', day)::date, link_id, sum(clicks) from live group by 1, 2, 3 order by 1, 2, 3
       on conflict (account_id, week, link_id) do update set clicks = account_click_weekly_link.clicks + excluded.clicks
+    ),
+    -- link.clicked for the webhooks that subscribe to it (docs/webhooks.md), in this statement: a
+    -- click written has its events, one per click, and a batch refused has none. Never the visitor.
+    click_hooks as (
+      select webhook.id as webhook_id, webhook.account_id from webhook
+      where webhook.enabled and 'link.clicked' = any(webhook.events)
+        and webhook.account_id in (select account_id from live)
+    ),
+    clicked as (
+      select 'evt_' || replace(gen_random_uuid()::text, '-', '') as id, live.account_id,
+        jsonb_build_object('type', 'link.clicked',
+          'timestamp', to_char(clock_timestamp() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+          'data', jsonb_build_object('link_id', live.link_id, 'slug', live.slug,
+            'clicked_at', to_char(live.at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+            'country', live.country, 'device', live.agent_class, 'browser', live.browser, 'os', live.os,
+            'referrer_host', live.referrer_host, 'bot', live.agent_class = 'bot')) as body
+      from live cross join lateral generate_series(1, live.clicks)
+      where live.account_id in (select account_id from click_hooks)
+    ),
+    click_events as (
+      insert into webhook_event (id, account_id, type, body)
+      select id, account_id, 'link.clicked', body from clicked
+      returning id, account_id
+    ),
+    click_deliveries as (
+      insert into webhook_delivery (id, webhook_id, event_id, type)
+      select 'whd_' || replace(gen_random_uuid()::text, '-', ''), click_hooks.webhook_id, click_events.id, 'link.clicked'
+      from click_events join click_hooks using (account_id)
     ),
     -- Clicks of a day that may have closed (tag-stats-cache.ts) reopen the cached tag sums of that day.
     late_tag_days as (

@@ -2,8 +2,10 @@ import { DAY_MS } from '@shortlinks/contract';
 import type { Orm } from '@shortlinks/db';
 import { sql } from 'kysely';
 import { type Db, plainReader } from '../database/database.ts';
+import { GeoLookup } from '../stats/geo-lookup.ts';
 import type { VisitorAgent } from './agent-class.ts';
 import { type ClickGroup, writeClickBatch } from './click-batch.ts';
+import type { ClickTrigger } from './click-values.ts';
 import { isoDay, VisitorSalts } from './visitor-salts.ts';
 import { type WriteProgress, writeApart } from './write-apart.ts';
 
@@ -15,8 +17,13 @@ export interface ClickEvent {
   agent: VisitorAgent;
   /** ISO country code from the trusted proxy header, or null. */
   country: string | null;
-  /** Hashed with the day's salt as soon as it is known, then forgotten: never written. */
+  /**
+   * Hashed with the day's salt as soon as it is known; kept in memory until the flush looks it up
+   * in the IP database (geo-lookup.ts), then forgotten: never written.
+   */
   clientIp: string;
+  /** `qr` when the visit came from the link's QR code (`?qr=1`); none: `link`. */
+  trigger?: ClickTrigger;
   userAgent: string | undefined;
 }
 
@@ -31,6 +38,8 @@ export interface ClickRecorderOptions {
   log?: (message: string) => void;
   /** Told once clicks were written: click counts changed (what this process keeps of them is stale). */
   written?: () => void;
+  /** Where visitors' countries and cities are looked up when clicks are written; none: no database. */
+  geo?: GeoLookup;
 }
 
 /** Clicks the recorder gave up on since it started (for metrics); they are in no count. */
@@ -111,6 +120,7 @@ export class ClickRecorder {
   readonly #log: (message: string) => void;
   readonly #written: () => void;
   readonly #salts = new VisitorSalts();
+  readonly #geo: GeoLookup;
   #groups = new Map<string, ClickGroup>();
   /**
    * Each link's group counted last, of those in `#groups`: a visit equal to it is counted without
@@ -138,6 +148,7 @@ export class ClickRecorder {
     this.#retentionDays = options.retentionDays ?? DEFAULT_RETENTION_DAYS;
     this.#log = options.log ?? (() => {});
     this.#written = options.written ?? (() => {});
+    this.#geo = options.geo ?? new GeoLookup([]);
   }
 
   record(event: ClickEvent): void {
@@ -155,6 +166,7 @@ export class ClickRecorder {
       return;
     }
     const { agent, referrerHost, country } = event;
+    const trigger = event.trigger ?? 'link';
     // The same visit again (a visitor's burst, a refresh): no key to build or look up.
     const last = this.#lastOfLink.get(event.linkId);
     if (
@@ -165,12 +177,13 @@ export class ClickRecorder {
       last.device === agent.device &&
       last.browser === agent.browser &&
       last.os === agent.os &&
-      last.country === country
+      last.country === country &&
+      last.trigger === trigger
     ) {
       last.clicks++;
       return;
     }
-    const key = `${event.linkId}\n${second}\n${visitor}\n${referrerHost ?? ''}\n${agent.device}\n${agent.browser ?? ''}\n${agent.os ?? ''}\n${country ?? ''}`;
+    const key = `${event.linkId}\n${second}\n${visitor}\n${referrerHost ?? ''}\n${agent.device}\n${agent.browser ?? ''}\n${agent.os ?? ''}\n${country ?? ''}\n${trigger}`;
     const group = this.#groups.get(key);
     if (group) {
       group.clicks++;
@@ -184,6 +197,10 @@ export class ClickRecorder {
         browser: agent.browser,
         os: agent.os,
         country,
+        city: null,
+        // The same visitor hash is the same address (and User-Agent) that day: one address per group.
+        address: this.#geo.enabled ? event.clientIp : null,
+        trigger,
         visitor,
         clicks: 1,
       };
@@ -281,6 +298,33 @@ export class ClickRecorder {
     }
   }
 
+  /**
+   * Looks the buffered groups' visitors up in the IP database and forgets their addresses (off the
+   * redirect's path: docs/statistics.md, "Countries and cities"). A country from the trusted proxy
+   * header wins; the database's city is kept only when it lies in that country. A database that
+   * cannot be read leaves them unknown, said once per flush: counting never waits on it.
+   */
+  async #locate(groups: Iterable<ClickGroup>): Promise<void> {
+    const waiting: ClickGroup[] = [];
+    for (const group of groups) if (group.address !== null) waiting.push(group);
+    if (waiting.length === 0) return;
+    let found: Map<string, { country: string | null; city: string | null }> | undefined;
+    try {
+      found = await this.#geo.locate(waiting.map((group) => group.address as string));
+    } catch (error) {
+      this.#log(
+        `could not look ${plural(waiting.length, 'click group')} up in the IP database, written without a place: ${(error as Error).message}`,
+      );
+    }
+    for (const group of waiting) {
+      const location = found?.get(group.address as string);
+      group.address = null;
+      if (!location || location.country === null) continue;
+      if (group.country === null) group.country = location.country;
+      if (group.country === location.country) group.city = location.city;
+    }
+  }
+
   /** Writes the buffered groups; those the database refuses alone are dropped, the rest kept when it is unreachable. */
   async #writeGroups(): Promise<void> {
     if (this.#groups.size === 0) return;
@@ -288,6 +332,7 @@ export class ClickRecorder {
     this.#groups = new Map();
     // Groups on their way to the database take no more clicks.
     this.#lastOfLink = new Map();
+    await this.#locate(batch.values());
     const progress: WriteProgress<ClickGroup> = { written: new Set(), refused: [] };
     const db = this.#db();
     const started = performance.now();

@@ -9,6 +9,8 @@ export const CLICK_VALUE_LIMITS = {
   /** Real browser and OS names are a few words; Bowser names an unknown browser after the User-Agent's first token. */
   browser: 64,
   os: 64,
+  /** Longer than any city name in the bundled database (docs/statistics.md, "Cities"). */
+  city: 128,
 } as const;
 
 /** What kind of device a visit came from, as the `device` dimension holds it. */
@@ -40,4 +42,12 @@ export function boundedCountry(country: string | null): string | null {
 /** The daily visitor hash as 16 hex digits (VisitorSalts), else null: the flush turns it into a bigint. */
 export function boundedVisitor(visitor: string | null): string | null {
   return visitor !== null && /^[0-9a-f]{16}$/.test(visitor) ? visitor : null;
+}
+
+/** What brought a visitor to the link: the link itself, or its QR code (`?qr=1`, docs/redirects.md). */
+export type ClickTrigger = 'link' | 'qr';
+
+/** A trigger the statistics know, else `link`. */
+export function boundedTrigger(trigger: string): ClickTrigger {
+  return trigger === 'qr' ? 'qr' : 'link';
 }

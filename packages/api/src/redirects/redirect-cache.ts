@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import type { SmartRedirect } from './smart-redirect.ts';
 
 /** Where a live link sends its visitors. */
 export interface RedirectTarget {
@@ -7,6 +8,11 @@ export interface RedirectTarget {
   /** Unix ms, or null when the link never expires. */
   expiresAt: number | null;
   expirationUrl: string | null;
+  /**
+   * A password, click limit, rules or preview (smart-redirect.ts); null for a plain link. The one
+   * check the fast path makes: a plain link keeps today's path exactly.
+   */
+  smart: SmartRedirect | null;
 }
 
 /** Cached knowledge that no live link has this slug. */

@@ -2,8 +2,10 @@ import type { Orm } from '@shortlinks/db';
 import { isDatabaseUnavailable } from '@shortlinks/db';
 import { sql } from 'kysely';
 import { reader } from '../database/database.ts';
+import { SMART_LINK_FIELDS } from '../links/smart-link-fields.ts';
 import { NO_LINK, RedirectCache, type RedirectTarget } from './redirect-cache.ts';
 import { parseRedirectKey } from './redirect-key.ts';
+import { type SmartRedirect, smartRedirectOf } from './smart-redirect.ts';
 
 /**
  * How long a link seen before the database became unreachable keeps redirecting (stale-if-error,
@@ -23,6 +25,8 @@ const OUTAGE_RETRY_MS = 1000;
 /** What a visit of `/{slug}` gets. */
 export type RedirectOutcome =
   | { kind: 'redirect'; location: string; linkId: string }
+  /** A link with a password, click limit, rules or preview: the visit decides (smart-visits.ts). */
+  | { kind: 'smart'; target: RedirectTarget & { smart: SmartRedirect } }
   /** Expired without an expiration_url (docs/redirects.md). */
   | { kind: 'gone' }
   | { kind: 'not_found' }
@@ -97,7 +101,7 @@ export class RedirectService {
     // The domain as link_slug_live_key holds it, so the index answers.
     const row = await reader(this.#orm)
       .selectFrom('link')
-      .select(['id', 'destination_url', 'expires_at', 'expiration_url'])
+      .select(['id', 'destination_url', 'expires_at', 'expiration_url', ...SMART_LINK_FIELDS])
       .where(sql<string>`coalesce(domain_id, '')`, '=', domainId ?? '')
       .where('slug', '=', slug)
       .where('deleted_at', 'is', null)
@@ -108,6 +112,7 @@ export class RedirectService {
       destination: row.destination_url,
       expiresAt: row.expires_at?.getTime() ?? null,
       expirationUrl: row.expiration_url,
+      smart: smartRedirectOf(row),
     };
   }
 }
@@ -115,6 +120,7 @@ export class RedirectService {
 /** What a visit at `now` gets from a cached (or just loaded) entry; past expires_at, the fallback or 410. */
 function outcomeOf(entry: RedirectTarget | typeof NO_LINK, now: number): RedirectOutcome {
   if (entry === NO_LINK) return { kind: 'not_found' };
+  if (entry.smart !== null) return { kind: 'smart', target: entry as RedirectTarget & { smart: SmartRedirect } };
   if (entry.expiresAt !== null && now >= entry.expiresAt) {
     return entry.expirationUrl ? { kind: 'redirect', location: entry.expirationUrl, linkId: entry.linkId } : { kind: 'gone' };
   }

@@ -1,7 +1,9 @@
 import type { DomainDirectory, HostDomain, ServedDomain } from '../domains/domain-directory.ts';
 import { countryCode, describeAgent, referrerHost } from './agent-class.ts';
 import type { ClickRecorder } from './click-recorder.ts';
+import { isQrScan } from './qr-scan.ts';
 import type { RedirectOutcome, RedirectService } from './redirect-service.ts';
+import type { PasswordAttempt, SmartOutcome, SmartRedirects, SmartTarget } from './smart-redirects.ts';
 import { VisitLimiter } from './visit-limiter.ts';
 
 /** A visit's request headers as Node gives them: only their shape, the API package has no HTTP. */
@@ -34,16 +36,23 @@ export interface VisitSettings {
  */
 export class Visits {
   readonly #redirects: RedirectService;
+  readonly #smart: SmartRedirects;
   readonly #clicks: ClickRecorder;
   readonly #limiter: VisitLimiter;
   readonly #countryHeader: string | undefined;
   readonly #domains: DomainDirectory | undefined;
 
   constructor(
-    { redirects, clicks, domains }: { redirects: RedirectService; clicks: ClickRecorder; domains?: DomainDirectory },
+    {
+      redirects,
+      smartRedirects,
+      clicks,
+      domains,
+    }: { redirects: RedirectService; smartRedirects: SmartRedirects; clicks: ClickRecorder; domains?: DomainDirectory },
     settings: VisitSettings,
   ) {
     this.#redirects = redirects;
+    this.#smart = smartRedirects;
     this.#clicks = clicks;
     this.#domains = domains;
     this.#limiter = new VisitLimiter(settings.limit, settings.windowMs, settings.trackedAddresses);
@@ -90,25 +99,77 @@ export class Visits {
   }
 
   /**
+   * Where a visit of a smart link (a password, click limit, rules or preview: smart-redirects.ts)
+   * leads, or what page it gets. `unlocked`: the visitor holds the link's cookie or just gave its
+   * password ({@link unlocked}, {@link tryPassword}). Never on the fast path.
+   */
+  smartVisit(
+    target: SmartTarget,
+    visit: {
+      slug: string;
+      /** The visit's domain (its Host): null for the server's own, else the branded domain's id. */
+      domainId: string | null;
+      now: number;
+      method: string;
+      headers: VisitHeaders;
+      query: string;
+      unlocked: boolean;
+    },
+  ): Promise<SmartOutcome> {
+    const userAgent = visit.headers['user-agent'];
+    const language = visit.headers['accept-language'];
+    return this.#smart.visit(target, {
+      slug: visit.slug,
+      domainId: visit.domainId,
+      now: visit.now,
+      method: visit.method,
+      userAgent,
+      agent: describeAgent(userAgent),
+      country: this.#country(visit.headers),
+      acceptLanguage: Array.isArray(language) ? language.join(',') : language,
+      query: visit.query,
+      unlocked: visit.unlocked,
+    });
+  }
+
+  /** Whether the request's cookies unlock the smart link (a link without a password is always unlocked). */
+  unlocked(target: SmartTarget, headers: VisitHeaders, now: number): Promise<boolean> | boolean {
+    const cookie = headers.cookie;
+    return this.#smart.unlocked(target, Array.isArray(cookie) ? cookie.join('; ') : cookie, now);
+  }
+
+  /** A password sent to the link's form by `visitor` (the address as the rate limits count it). */
+  tryPassword(target: SmartTarget, password: string, visitor: string, now: number): Promise<PasswordAttempt> {
+    return this.#smart.tryPassword(target, password, visitor, now);
+  }
+
+  /** The visitor's country, as clicks record it and rules match it; null when unknown. */
+  #country(headers: VisitHeaders): string | null {
+    const countryHeader = this.#countryHeader;
+    return countryHeader ? countryCode(headers[countryHeader]) : null;
+  }
+
+  /**
    * Records a redirected visit as a click, unless it is a HEAD request or a bot's
    * (docs/redirects.md). The client address `ip` is only hashed with the day's salt
    * (docs/statistics.md), never stored. Says whether the visitor is a bot, which the server's
-   * counts of visits need.
+   * counts of visits need. `target`, the request line's path and query, tells a scan of the link's
+   * QR code (`?qr=1`) from a click.
    */
-  recordClick(linkId: string, now: number, method: string | undefined, headers: VisitHeaders, ip: string): boolean {
+  recordClick(linkId: string, now: number, method: string | undefined, headers: VisitHeaders, ip: string, target?: string): boolean {
     const userAgent = headers['user-agent'];
     const agent = describeAgent(userAgent);
     if (agent.device === 'bot') return true;
     if (method !== 'GET') return false;
-    const countryHeader = this.#countryHeader;
     this.#clicks.record({
       linkId,
       at: now,
       referrerHost: referrerHost(headers.referer),
       agent,
-      country: countryHeader ? countryCode(headers[countryHeader]) : null,
+      country: this.#country(headers),
       clientIp: ip,
       userAgent,
+      trigger: isQrScan(target) ? 'qr' : 'link',
     });
     return false;
   }

@@ -186,7 +186,7 @@ export function days(range: StatsRange) {
 }
 
 /**
- * What one breakdown query of a link or an account reads: the five dimensions, or the clicks per
+ * What one breakdown query of a link or an account reads: the seven dimensions, or the clicks per
  * link for top links. An account's two read different rollups, thousands of rows each, so they are
  * read at the same time on their own connections (with the series); a link has no top links.
  */

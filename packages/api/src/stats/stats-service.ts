@@ -17,6 +17,7 @@ const BREAKDOWNS = {
   browser: 'browsers',
   os: 'operating_systems',
   country: 'countries',
+  trigger: 'triggers',
 } as const;
 
 /** The breakdown queries of a link (which has no top links) and of an account; a tag's are tag-breakdowns.ts. */
@@ -103,6 +104,8 @@ export class StatsService {
       browsers: [],
       operating_systems: [],
       countries: [],
+      cities: [],
+      triggers: [],
     };
     const topLinks: TopLink[] = [];
     for (const row of breakdownRows.flat()) this.#place(row, breakdowns, topLinks);
@@ -123,6 +126,14 @@ export class StatsService {
     if (row.dimension === 'link') {
       if (row.slug === null || row.title === null) return;
       topLinks.push({ id: row.value, slug: row.slug, short_url: this.#urls.shortUrl(row.domain_id, row.slug), title: row.title, clicks });
+      return;
+    }
+    if (row.dimension === 'city') {
+      // Stored as the country's code, a tab and the name (click-batch.ts); '' when unknown.
+      const tab = row.value.indexOf('\t');
+      breakdowns.cities.push(
+        tab < 0 ? { value: null, country: null, clicks } : { value: row.value.slice(tab + 1), country: row.value.slice(0, tab), clicks },
+      );
       return;
     }
     const field = BREAKDOWNS[row.dimension as keyof typeof BREAKDOWNS];

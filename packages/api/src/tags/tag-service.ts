@@ -3,6 +3,7 @@ import type { Orm } from '@shortlinks/db';
 import { effectiveLimits } from '../accounts/plans.ts';
 import { type Db, inTransaction, lockAccount, reader, storable } from '../database/database.ts';
 import { AppError, validationError } from '../errors.ts';
+import { Changes } from '../events/change-log.ts';
 import { newId } from '../ids.ts';
 import { assertTagRoom, takeRotationColors } from './tag-resolution.ts';
 
@@ -11,9 +12,12 @@ const nameTaken = (name: string) => new AppError('TAG_NAME_TAKEN', `Another tag 
 /** Tags: the rules of the spec's POST/GET/PATCH/DELETE /tags. */
 export class TagService {
   readonly #orm: Orm;
+  /** Where each change is recorded, in its transaction (events/change-log.ts). */
+  readonly #changes: Changes;
 
-  constructor(orm: Orm) {
+  constructor(orm: Orm, changes = new Changes()) {
     this.#orm = orm;
+    this.#changes = changes;
   }
 
   async create(accountId: string, body: CreateTagBody): Promise<Tag> {
@@ -24,7 +28,9 @@ export class TagService {
       const color: TagColor = body.color ?? (await takeRotationColors(db, account, 1))[0] ?? 'indigo';
       const tag = { id: newId('tag'), account_id: accountId, name: body.name, color };
       await db.insertInto('tag').values(tag).execute();
-      return { id: tag.id, name: tag.name, color, link_count: 0 };
+      const created: Tag = { id: tag.id, name: tag.name, color, link_count: 0 };
+      await this.#record(db, accountId, 'tag.created', created);
+      return created;
     });
   }
 
@@ -62,7 +68,9 @@ export class TagService {
         .set({ name: body.name ?? current.name, color: body.color ?? current.color })
         .where('id', '=', tagId)
         .execute();
-      return toTag(await this.#withLinkCounts(db, accountId).where('tag.id', '=', tagId).executeTakeFirstOrThrow());
+      const updated = toTag(await this.#withLinkCounts(db, accountId).where('tag.id', '=', tagId).executeTakeFirstOrThrow());
+      await this.#record(db, accountId, 'tag.updated', updated);
+      return updated;
     });
   }
 
@@ -70,9 +78,23 @@ export class TagService {
   async delete(accountId: string, tagId: string): Promise<void> {
     if (!storable(tagId)) throw new AppError('TAG_NOT_FOUND');
     await inTransaction(this.#orm, async (db) => {
+      const log = await this.#changes.open(db, accountId);
+      // The tag as it was, for the record: read only when someone listens.
+      const before = log.wants('tag.deleted')
+        ? await this.#withLinkCounts(db, accountId).where('tag.id', '=', tagId).executeTakeFirst()
+        : undefined;
       const deleted = await db.deleteFrom('tag').where('account_id', '=', accountId).where('id', '=', tagId).executeTakeFirst();
       if (deleted.numDeletedRows === 0n) throw new AppError('TAG_NOT_FOUND');
+      if (before) log.add('tag.deleted', toTag(before));
+      await log.flush();
     });
+  }
+
+  /** Records one change of the account's tags in the transaction (events/change-log.ts). */
+  async #record(db: Db, accountId: string, type: string, tag: Tag): Promise<void> {
+    const log = await this.#changes.open(db, accountId);
+    log.add(type, tag);
+    await log.flush();
   }
 
   async #nameUsed(db: Db, accountId: string, name: string, exceptTagId: string | undefined): Promise<boolean> {

@@ -19,5 +19,7 @@ export const Account = defineEntity({
     /** The account's live links, kept by triggers on `link` (migration ..._link_search): the list's total without a filter. */
     live_link_count: p.bigint('number').defaultRaw('0'),
     created_at: p.datetime().defaultRaw('now()'),
+    /** The owner requires two-factor sign-in of everyone working here (Migration20261127262000_two_factor). */
+    require_two_factor: p.boolean().default(false),
   },
 });

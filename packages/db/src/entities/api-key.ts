@@ -1,5 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { Account } from './account.ts';
+import { AppUser } from './app-user.ts';
 
 /** A bearer credential. Only the SHA-256 of the secret is stored; the secret is shown once. */
 export const ApiKey = defineEntity({
@@ -13,5 +14,7 @@ export const ApiKey = defineEntity({
     secret_hash: p.text().unique('api_key_secret_hash_key'),
     created_at: p.datetime().defaultRaw('now()'),
     revoked_at: p.datetime().nullable(),
+    /** The person who made the key (null: the operator's CLI, before people existed): the key acts with their role, and goes when they are removed. */
+    created_by_user: () => p.manyToOne(AppUser).fieldName('created_by_user_id').columnType('text').deleteRule('set null').nullable(),
   },
 });

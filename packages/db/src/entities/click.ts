@@ -24,8 +24,12 @@ export const Click = defineEntity({
     browser: p.text().nullable(),
     /** Operating system name as Bowser reports it (e.g. `iOS`), when recognised. */
     os: p.text().nullable(),
-    /** ISO 3166-1 alpha-2 country from the trusted proxy header, when configured and known. */
+    /** ISO 3166-1 alpha-2 country: the trusted proxy header's, else the IP database's (docs/statistics.md); null unknown. */
     country: p.text().nullable(),
+    /** The city the IP database placed the visitor in, within `country`; null unknown. */
+    city: p.text().nullable(),
+    /** `link`, or `qr` for a scan of the link's QR code (`?qr=1`). */
+    trigger: p.text().default('link'),
     /** The visitor's hash for that UTC day (salted, rotating daily: docs/statistics.md); never an IP. */
     visitor: p.bigint('string').nullable(),
     /** How many identical visits this row stands for (at least 1). */

@@ -54,6 +54,12 @@ export const Link = defineEntity({
     comments: p.text().nullable(),
     expires_at: p.datetime().nullable(),
     expiration_url: p.text().nullable(),
+    /** Smart links (docs/redirects.md): the password's argon2id hash (PHC string), never the password. */
+    password_hash: p.text().nullable(),
+    max_clicks: p.integer().nullable(),
+    /** The redirect rules and the preview, as JSON text (parsed where the link is read). */
+    rules: p.text().nullable(),
+    preview: p.text().nullable(),
     click_count: p.bigint('number').defaultRaw('0'),
     created_at: p.datetime().defaultRaw('clock_timestamp()'),
     updated_at: p.datetime().defaultRaw('now()'),

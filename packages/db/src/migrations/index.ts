@@ -13,6 +13,14 @@ import { Migration20261126080000_link_searched_text } from './Migration202611260
 import { Migration20261127090000_account_links_changes } from './Migration20261127090000_account_links_changes.ts';
 import { Migration20261127100000_link_slug_changes } from './Migration20261127100000_link_slug_changes.ts';
 import { Migration20261127112800_domains } from './Migration20261127112800_domains.ts';
+import { Migration20261127112900_webhooks } from './Migration20261127112900_webhooks.ts';
+import { Migration20261127260000_people } from './Migration20261127260000_people.ts';
+import { Migration20261127261000_invitations } from './Migration20261127261000_invitations.ts';
+import { Migration20261127262000_two_factor } from './Migration20261127262000_two_factor.ts';
+import { Migration20261127263000_single_sign_on } from './Migration20261127263000_single_sign_on.ts';
+import { Migration20261127300000_smart_links } from './Migration20261127300000_smart_links.ts';
+import { Migration20261127304500_click_places_and_triggers } from './Migration20261127304500_click_places_and_triggers.ts';
+import { Migration20261127402800_domain_smart_announcements } from './Migration20261127402800_domain_smart_announcements.ts';
 
 /** Every migration in order. Listed explicitly so no file-system discovery is needed at run time. */
 export const migrationsList: MigrationObject[] = [
@@ -30,4 +38,12 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261127090000_account_links_changes', class: Migration20261127090000_account_links_changes },
   { name: 'Migration20261127100000_link_slug_changes', class: Migration20261127100000_link_slug_changes },
   { name: 'Migration20261127112800_domains', class: Migration20261127112800_domains },
+  { name: 'Migration20261127112900_webhooks', class: Migration20261127112900_webhooks },
+  { name: 'Migration20261127260000_people', class: Migration20261127260000_people },
+  { name: 'Migration20261127261000_invitations', class: Migration20261127261000_invitations },
+  { name: 'Migration20261127262000_two_factor', class: Migration20261127262000_two_factor },
+  { name: 'Migration20261127263000_single_sign_on', class: Migration20261127263000_single_sign_on },
+  { name: 'Migration20261127300000_smart_links', class: Migration20261127300000_smart_links },
+  { name: 'Migration20261127304500_click_places_and_triggers', class: Migration20261127304500_click_places_and_triggers },
+  { name: 'Migration20261127402800_domain_smart_announcements', class: Migration20261127402800_domain_smart_announcements },
 ];

@@ -35,6 +35,14 @@ const linkStats: LinkStats = {
       { value: 'IN', clicks: 1100 },
       { value: null, clicks: 134 },
     ],
+    cities: [
+      { value: 'Mumbai', country: 'IN', clicks: 1100 },
+      { value: null, country: null, clicks: 134 },
+    ],
+    triggers: [
+      { value: 'link', clicks: 1000 },
+      { value: 'qr', clicks: 234 },
+    ],
   },
 };
 
@@ -42,7 +50,16 @@ const emptyStats: LinkStats = {
   ...linkStats,
   totals: { clicks: 0, unique_visitors: 0 },
   series: linkStats.series.map((bucket) => ({ ...bucket, clicks: 0, unique_visitors: 0 })),
-  breakdowns: { ...linkStats.breakdowns, referrers: [], devices: [], browsers: [], operating_systems: [], countries: [] },
+  breakdowns: {
+    ...linkStats.breakdowns,
+    referrers: [],
+    devices: [],
+    browsers: [],
+    operating_systems: [],
+    countries: [],
+    cities: [],
+    triggers: [],
+  },
 };
 
 const groupStats: GroupStats = {
@@ -154,6 +171,10 @@ describe('LinkAnalytics', () => {
     expect(items('breakdown-referrers')).toEqual(['news.example.org1,000 clicks', 'Direct / none234 clicks']);
     expect(items('breakdown-devices')).toEqual(['Mobile1,234 clicks']);
     expect(items('breakdown-operating_systems')).toEqual(['Unknown1,234 clicks']);
+    // Cities with their country's name, credited to the IP database; what brought the visitors.
+    expect(items('breakdown-cities')).toEqual(['Mumbai, India1,100 clicks', 'Unknown134 clicks']);
+    expect(within(screen.getByTestId('breakdown-cities')).getByRole('link', { name: 'IP Geolocation by DB-IP' })).toBeTruthy();
+    expect(items('breakdown-triggers')).toEqual(['Link1,000 clicks', 'QR code scan234 clicks']);
     // Breakdowns count whole UTC days, wider than the chart here: the reader is told.
     expect(screen.getByText(/count whole days in UTC: 7\s–\s10 May 2026,/)).toBeTruthy();
   });

@@ -6,7 +6,7 @@ import { BreakdownList } from './BreakdownList.tsx';
 import { ChartPanel } from './ChartPanel.tsx';
 import { browserTimeZone } from './calendar.ts';
 import { countriesNeverKnown } from './country-hint.ts';
-import { DIMENSIONS, dimensionValueLabel, formatsFor, offsetChanges } from './format.ts';
+import { DIMENSIONS, type Dimension, dimensionValueLabel, formatsFor, offsetChanges } from './format.ts';
 import { RangePicker } from './RangePicker.tsx';
 import { type RangeChoice, resolveRange, type StatsWindow } from './range.ts';
 import { TopLinks } from './TopLinks.tsx';
@@ -117,12 +117,16 @@ export function AnalyticsView<T extends LinkStats | GroupStats>({
                     title={dimension.title}
                     testId={`breakdown-${dimension.key}`}
                     count={formats.count}
-                    note={dimension.key === 'countries' && countriesNeverKnown(stats.breakdowns.countries) ? <CountriesHint /> : undefined}
-                    entries={stats.breakdowns[dimension.key].map((entry) => ({
-                      key: entry.value ?? '',
-                      label: dimensionValueLabel(dimension.key, entry.value, formats),
-                      clicks: entry.clicks,
-                    }))}
+                    note={noteOf(dimension.key, stats)}
+                    entries={stats.breakdowns[dimension.key].map((entry) => {
+                      const country = 'country' in entry ? entry.country : undefined;
+                      return {
+                        // Two cities of one name are told apart by their country.
+                        key: `${country ?? ''}\t${entry.value ?? ''}`,
+                        label: dimensionValueLabel(dimension.key, entry.value, formats, country),
+                        clicks: entry.clicks,
+                      };
+                    })}
                   />
                 ))}
               </div>
@@ -135,12 +139,31 @@ export function AnalyticsView<T extends LinkStats | GroupStats>({
   );
 }
 
-/** How a server's operator turns countries on (docs/statistics.md: countries). */
+/** What is said under a breakdown: how to get countries where none is known, and the IP database's credit. */
+function noteOf(dimension: Dimension, stats: LinkStats): ReactNode {
+  if (dimension === 'countries' && countriesNeverKnown(stats.breakdowns.countries)) return <CountriesHint />;
+  if (dimension === 'cities' && stats.breakdowns.cities.some((entry) => entry.value !== null)) return <IpDatabaseCredit />;
+  return undefined;
+}
+
+/** Why no country is known, and how a server's operator gets them (docs/statistics.md: countries and cities). */
 function CountriesHint() {
   return (
     <span data-testid="countries-hint">
-      Countries are unknown until the server reads them from a trusted proxy: set <code>CLICK_COUNTRY_HEADER</code> to the header it sets (
-      <code>CF-IPCountry</code> behind Cloudflare). See <code>docs/statistics.md</code>.
+      No visitor's country is known: their addresses are private, or the server sees its proxy's. Behind a proxy, set{' '}
+      <code>TRUST_PROXY</code>, or <code>CLICK_COUNTRY_HEADER</code> to the header it sets (<code>CF-IPCountry</code> behind Cloudflare).
+      See <code>docs/statistics.md</code>.
+    </span>
+  );
+}
+
+/** DB-IP's licence (CC BY 4.0) asks pages showing its results to credit it (docs/statistics.md). */
+function IpDatabaseCredit() {
+  return (
+    <span data-testid="ip-database-credit">
+      <a href="https://db-ip.com" target="_blank" rel="noreferrer">
+        IP Geolocation by DB-IP
+      </a>
     </span>
   );
 }

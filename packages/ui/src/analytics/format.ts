@@ -84,6 +84,8 @@ export function formatsFor({
 export const DIMENSIONS = [
   { key: 'referrers', title: 'Referrers', none: 'Direct / none' },
   { key: 'countries', title: 'Countries', none: 'Unknown' },
+  { key: 'cities', title: 'Cities', none: 'Unknown' },
+  { key: 'triggers', title: 'Link or QR code', none: 'Unknown' },
   { key: 'devices', title: 'Devices', none: 'Unknown' },
   { key: 'browsers', title: 'Browsers', none: 'Unknown' },
   { key: 'operating_systems', title: 'Operating systems', none: 'Unknown' },
@@ -92,11 +94,23 @@ export const DIMENSIONS = [
 export type Dimension = (typeof DIMENSIONS)[number]['key'];
 
 const DEVICE_NAMES: Record<string, string> = { desktop: 'Desktop', mobile: 'Mobile', tablet: 'Tablet', unknown: 'Unknown' };
+/** What brought the visitor: the link itself, or a scan of its QR code (`?qr=1`). */
+const TRIGGER_NAMES: Record<string, string> = { link: 'Link', qr: 'QR code scan' };
 
-/** A breakdown's value as a reader knows it: null is "Direct / none" for referrers, "Unknown" otherwise. */
-export function dimensionValueLabel(dimension: Dimension, value: string | null, formats: Pick<Formats, 'country'>): string {
+/**
+ * A breakdown's value as a reader knows it: null is "Direct / none" for referrers, "Unknown"
+ * otherwise; a city with its country's name (`country`: the city entry's code).
+ */
+export function dimensionValueLabel(
+  dimension: Dimension,
+  value: string | null,
+  formats: Pick<Formats, 'country'>,
+  country?: string | null,
+): string {
   if (value === null) return DIMENSIONS.find((entry) => entry.key === dimension)?.none ?? 'Unknown';
   if (dimension === 'countries') return formats.country(value);
+  if (dimension === 'cities') return country ? `${value}, ${formats.country(country)}` : value;
+  if (dimension === 'triggers') return TRIGGER_NAMES[value] ?? value;
   if (dimension === 'devices') return DEVICE_NAMES[value] ?? value;
   return value;
 }

@@ -12,6 +12,7 @@ import { ExpiryFields } from './ExpiryFields.tsx';
 import { type FormError, formErrorOf, type LinkFormField } from './field-errors.ts';
 import { shortUrlText } from './link-dates.ts';
 import { draftOf, errorAfterChange, type LinkDraft, newSlugOf, slugChangeProblem } from './link-draft.ts';
+import { SmartLinkFields } from './SmartLinkFields.tsx';
 import { type SaveResult, saveDraft } from './save-draft.ts';
 import { SLUG_RULE } from './slug-rule.ts';
 import { UtmFields } from './UtmFields.tsx';
@@ -153,6 +154,12 @@ export function LinkForm({
         expirationUrl={draft.expirationUrl}
         errors={{ expiresAt: errorAt('expires_at'), expirationUrl: errorAt('expiration_url') }}
         onChange={change}
+      />
+      <SmartLinkFields
+        smart={draft.smart}
+        passwordProtected={link.password_protected === true}
+        errors={{ password: errorAt('password'), max_clicks: errorAt('max_clicks'), rules: errorAt('rules'), preview: errorAt('preview') }}
+        onChange={(smart) => change({ smart })}
       />
       <Field label="Comments" error={errorAt('comments')}>
         {(props) => <textarea {...props} name="comments" value={draft.comments} onChange={(e) => change({ comments: e.target.value })} />}

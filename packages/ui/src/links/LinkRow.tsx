@@ -40,7 +40,7 @@ export function LinkRow({
   /** The clock that decides whether the link has expired (tests give their own). */
   now?: () => number;
 }) {
-  const { client, messages } = useShortlinks();
+  const { client, messages, readOnly } = useShortlinks();
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [error, setError] = useState<string>();
@@ -121,12 +121,16 @@ export function LinkRow({
               Statistics
             </a>
           ) : null}
-          <button type="button" className="button small" aria-expanded={editing} onClick={() => setEditing(!editing)}>
-            Edit
-          </button>
-          <button type="button" className="button small danger" onClick={() => setConfirming(true)} disabled={confirming}>
-            Delete
-          </button>
+          {readOnly ? null : (
+            <>
+              <button type="button" className="button small" aria-expanded={editing} onClick={() => setEditing(!editing)}>
+                Edit
+              </button>
+              <button type="button" className="button small danger" onClick={() => setConfirming(true)} disabled={confirming}>
+                Delete
+              </button>
+            </>
+          )}
         </div>
       </div>
       {confirming ? <DeleteLinkQuestion link={link} onConfirm={remove} onCancel={() => setConfirming(false)} /> : null}

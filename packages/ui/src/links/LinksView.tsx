@@ -60,7 +60,9 @@ export function LinksView({
   /** Rows can be ticked, and the ticked ones (or all matching) tagged, untagged or deleted together. */
   bulkActions?: boolean;
 }) {
-  const { client, messages } = useShortlinks();
+  const { client, messages, readOnly } = useShortlinks();
+  // A viewer selects nothing: every bulk action writes.
+  const bulk = bulkActions && !readOnly;
   const [ownView, setOwnView] = useState<ListView>(DEFAULT_LIST_VIEW);
   const shown = hostView && onViewChange ? hostView : ownView;
   const { search: query, tagId, order, page } = shown;
@@ -178,7 +180,7 @@ export function LinksView({
         </span>
       </div>
       {/* Mounted while the list is, so the report of an action outlives the links it deleted. */}
-      {bulkActions && listing ? (
+      {bulk && listing ? (
         <BulkActions
           tags={tags}
           count={chosen}
@@ -216,7 +218,7 @@ export function LinksView({
               onChanged={onChanged}
               statisticsHref={statisticsHref}
               tagHref={tagHref}
-              {...(bulkActions ? { selected: isPicked(link), onSelect: (picked: boolean) => pick([link], picked, pageLinks) } : {})}
+              {...(bulk ? { selected: isPicked(link), onSelect: (picked: boolean) => pick([link], picked, pageLinks) } : {})}
             />
           ))}
         </ul>

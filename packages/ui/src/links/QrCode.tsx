@@ -1,13 +1,18 @@
 /** @jsxRuntime automatic @jsxImportSource react */ // Parcel cannot read the React version from "catalog:" (docs/extension.md).
+import { qrTarget } from '@shortlinks/contract/rules';
 import { useEffect, useState } from 'react';
 import { qrFileName, qrPngDataUrl, qrSvg } from './qr.ts';
 
-/** The QR code of a short URL, with downloads as PNG and SVG. */
+/**
+ * The QR code of a short URL, with downloads as PNG and SVG. It encodes `url?qr=1`, as the API's
+ * GET /links/{id}/qr does, so a visit from it is counted as a scan (docs/redirects.md).
+ */
 export function QrCode({ url, size = 112 }: { url: string; size?: number }) {
   const [codes, setCodes] = useState<{ svg: string; png: string }>();
   useEffect(() => {
     let current = true;
-    Promise.all([qrSvg(url), qrPngDataUrl(url)]).then(([svg, png]) => {
+    const text = qrTarget(url);
+    Promise.all([qrSvg(text), qrPngDataUrl(text)]).then(([svg, png]) => {
       if (current) setCodes({ svg, png });
     });
     return () => {

@@ -2,7 +2,19 @@ import { ShortlinksError } from '@shortlinks/client';
 import { DEFAULT_MESSAGES, type HostMessages } from '../host-messages.ts';
 
 /** The inputs of the link form an error can be shown next to. */
-export type LinkFormField = 'title' | 'slug' | 'tags' | 'utm' | 'expires_at' | 'expiration_url' | 'comments' | 'destination_url';
+export type LinkFormField =
+  | 'title'
+  | 'slug'
+  | 'tags'
+  | 'utm'
+  | 'expires_at'
+  | 'expiration_url'
+  | 'comments'
+  | 'destination_url'
+  | 'password'
+  | 'max_clicks'
+  | 'rules'
+  | 'preview';
 
 /** Where an error is shown (a field, or the form as a whole) and what it says to a person. */
 export interface FormError {
@@ -20,9 +32,15 @@ const FIELD_OF_API_FIELD: Record<string, LinkFormField> = {
   expiration_url: 'expiration_url',
   comments: 'comments',
   destination_url: 'destination_url',
+  password: 'password',
+  max_clicks: 'max_clicks',
+  rules: 'rules',
+  preview: 'preview',
 };
 
 const LABELS: [RegExp, string][] = [
+  // A rule's own field (`rules[2].destination_url`): its place is said before the message.
+  [/^rules\[\d+\]\.(?:if\.)?/, ''],
   [/^utm\.(\w+)/, 'UTM $1'],
   [/^destination_url\b/, 'The page address'],
   [/^expiration_url\b/, 'The fallback address'],
@@ -31,6 +49,10 @@ const LABELS: [RegExp, string][] = [
   [/^title\b/, 'The title'],
   [/^slug\b/, 'The slug'],
   [/^comments\b/, 'Comments'],
+  [/^password\b/, 'The password'],
+  [/^max_clicks\b/, 'The click limit'],
+  [/^preview\.image_url\b/, 'The preview image'],
+  [/^preview\.(\w+)\b/, 'The preview $1'],
 ];
 
 /** A server message such as `title must not be empty` in the form's words: `The title must not be empty.` */
@@ -70,8 +92,10 @@ export function formErrorOf(error: unknown, messages: HostMessages = DEFAULT_MES
     case 'RATE_LIMITED':
       return { field: 'form', message: 'Too many requests just now. Wait a moment and try again.' };
     default: {
-      const field = error.field ? FIELD_OF_API_FIELD[error.field] : undefined;
-      return { field: field ?? 'form', message: humanise(error.message) };
+      // `rules[2].if.country` and `preview.image_url` are shown at their field: the rules, the preview.
+      const field = error.field ? FIELD_OF_API_FIELD[error.field.split(/[.[]/)[0] ?? ''] : undefined;
+      const where = error.field?.startsWith('rules[') ? `Rule ${Number(/\d+/.exec(error.field)?.[0]) + 1}: ` : '';
+      return { field: field ?? 'form', message: `${where}${humanise(error.message)}` };
     }
   }
 }

@@ -1,6 +1,7 @@
 import type { Link, LinkInput, LinkUpdate } from '@shortlinks/client';
 import { slugProblem, UTM_KEYS, type UtmKey } from '@shortlinks/contract/rules';
 import { type FormError, humanise, type LinkFormField } from './field-errors.ts';
+import { EMPTY_SMART, type SmartDraft, smartCreateOf, smartDraftOf, smartProblem, smartUpdateOf } from './smart-draft.ts';
 import { completeAddress } from './web-address.ts';
 
 export { UTM_KEYS, type UtmKey } from '@shortlinks/contract/rules';
@@ -18,6 +19,8 @@ export interface LinkDraft {
   expiresAt: string;
   expirationUrl: string;
   comments: string;
+  /** Password, click limit, rules and preview (smart-draft.ts). */
+  smart: SmartDraft;
 }
 
 /** The form's starting values for a link: its UTM parameters are read back out of its destination. */
@@ -38,6 +41,7 @@ export function draftOf(link: Link): LinkDraft {
     expiresAt: link.expires_at === undefined ? '' : toDateTimeLocal(link.expires_at),
     expirationUrl: link.expiration_url ?? '',
     comments: link.comments ?? '',
+    smart: smartDraftOf(link),
   };
 }
 
@@ -51,6 +55,7 @@ export const EMPTY_DRAFT: LinkDraft = {
   expiresAt: '',
   expirationUrl: '',
   comments: '',
+  smart: EMPTY_SMART,
 };
 
 /**
@@ -67,6 +72,7 @@ export const ERROR_FIELDS_OF: Record<keyof LinkDraft, LinkFormField[]> = {
   expiresAt: ['expires_at', 'expiration_url'],
   expirationUrl: ['expiration_url'],
   comments: ['comments'],
+  smart: ['password', 'max_clicks', 'rules', 'preview'],
 };
 
 /** The error left after a change to the draft: gone when the change touched its field. */
@@ -104,6 +110,7 @@ export function updateOf(link: Link, draft: LinkDraft): LinkUpdate {
   if (draft.expiresAt !== '' && completeAddress(draft.expirationUrl) !== before.expirationUrl) {
     update.expiration_url = draft.expirationUrl.trim() === '' ? null : completeAddress(draft.expirationUrl);
   }
+  Object.assign(update, smartUpdateOf(link, draft.smart));
   return update;
 }
 
@@ -116,7 +123,7 @@ export function draftProblem(draft: LinkDraft): FormError | undefined {
   if (draft.expiresAt !== '' && Number.isNaN(fromDateTimeLocal(draft.expiresAt))) {
     return { field: 'expires_at', message: 'The expiry is not a valid date and time.' };
   }
-  return undefined;
+  return smartProblem(draft.smart);
 }
 
 /** The new slug of a draft, when it differs from the link's (an empty box keeps the slug). */
@@ -150,6 +157,7 @@ export function createOf(link: Link | undefined, draft: LinkDraft): LinkInput {
     ...(draft.comments.trim() !== '' ? { comments: draft.comments.trim() } : {}),
     ...(draft.expiresAt !== '' ? { expires_at: keptExpiry ?? fromDateTimeLocal(draft.expiresAt) } : {}),
     ...(draft.expiresAt !== '' && draft.expirationUrl.trim() !== '' ? { expiration_url: completeAddress(draft.expirationUrl) } : {}),
+    ...smartCreateOf(draft.smart),
   };
 }
 

@@ -26,7 +26,7 @@ export function TagManager({
   /** Where the links carrying a tag are listed; with it, a tag's link count leads there. */
   linksHref?: (tag: Tag) => string;
 }) {
-  const { client, messages } = useShortlinks();
+  const { client, messages, readOnly } = useShortlinks();
   const [name, setName] = useState('');
   const [color, setColor] = useState<TagColor>('indigo');
   const [error, setError] = useState<{ name?: string; form?: string }>({});
@@ -45,18 +45,20 @@ export function TagManager({
 
   return (
     <section aria-label="Tags">
-      <form onSubmit={create} className="row tag-create" aria-label="Create a tag">
-        <div style={{ width: 260 }}>
-          <TextField label="New tag" error={error.name} name="new_tag" placeholder="Name" value={name} onValueChange={setName} />
-        </div>
-        <div className="field">
-          <span className="label">Colour</span>
-          <ColourPicker label="Colour of the new tag" value={color} onChange={setColor} />
-        </div>
-        <button type="submit" className="button primary" style={{ marginTop: 20 }}>
-          Add tag
-        </button>
-      </form>
+      {readOnly ? null : (
+        <form onSubmit={create} className="row tag-create" aria-label="Create a tag">
+          <div style={{ width: 260 }}>
+            <TextField label="New tag" error={error.name} name="new_tag" placeholder="Name" value={name} onValueChange={setName} />
+          </div>
+          <div className="field">
+            <span className="label">Colour</span>
+            <ColourPicker label="Colour of the new tag" value={color} onChange={setColor} />
+          </div>
+          <button type="submit" className="button primary" style={{ marginTop: 20 }}>
+            Add tag
+          </button>
+        </form>
+      )}
       {error.form ? <ErrorBanner message={error.form} /> : null}
       {tags.length === 0 ? (
         <div className="empty">No tags yet. Create one above, or type a new tag name on a link.</div>
@@ -96,7 +98,7 @@ function TagRow({
   statisticsHref: ((tag: Tag) => string) | undefined;
   linksHref: ((tag: Tag) => string) | undefined;
 }) {
-  const { client, messages } = useShortlinks();
+  const { client, messages, readOnly } = useShortlinks();
   const [name, setName] = useState(tag.name);
   const [error, setError] = useState<{ name?: string; form?: string }>({});
   const [confirming, setConfirming] = useState(false);
@@ -151,48 +153,50 @@ function TagRow({
         <TagChip tag={tag} />
       </td>
       <td>
-        <form
-          className="row tag-rename"
-          aria-label={`Rename ${tag.name}`}
-          onSubmit={(event) => {
-            event.preventDefault();
-            void rename();
-          }}
-          // Leaving the name saves it too (to this row's Save as well: `rename` saves a name once).
-          onBlur={() => void rename()}
-          onKeyDown={(event) => {
-            if (event.key !== 'Escape' || name === tag.name) return;
-            setName(tag.name);
-            setError({});
-          }}
-        >
-          <TextField
-            label={`Name of ${tag.name}`}
-            hideLabel
-            error={error.name ?? error.form}
-            value={name}
-            onValueChange={(value) => {
-              setName(value);
-              setSaved(false);
+        {readOnly ? (
+          <span className="tag-name-text">{tag.name}</span>
+        ) : (
+          <form
+            className="row tag-rename"
+            aria-label={`Rename ${tag.name}`}
+            onSubmit={(event) => {
+              event.preventDefault();
+              void rename();
             }}
-            className="tag-name-field"
-          />
-          {name !== tag.name ? (
-            // Out of the tab order: Tab from the name saves it (leaving the field), and the button,
-            // gone once saved, would take the keyboard's place with it.
-            <button type="submit" className="button small" tabIndex={-1}>
-              Save<span className="visually-hidden"> (rename {tag.name})</span>
-            </button>
-          ) : saved ? (
-            <span className="tag-saved" role="status">
-              Saved
-            </span>
-          ) : null}
-        </form>
+            // Leaving the name saves it too (to this row's Save as well: `rename` saves a name once).
+            onBlur={() => void rename()}
+            onKeyDown={(event) => {
+              if (event.key !== 'Escape' || name === tag.name) return;
+              setName(tag.name);
+              setError({});
+            }}
+          >
+            <TextField
+              label={`Name of ${tag.name}`}
+              hideLabel
+              error={error.name ?? error.form}
+              value={name}
+              onValueChange={(value) => {
+                setName(value);
+                setSaved(false);
+              }}
+              className="tag-name-field"
+            />
+            {name !== tag.name ? (
+              // Out of the tab order: Tab from the name saves it (leaving the field), and the button,
+              // gone once saved, would take the keyboard's place with it.
+              <button type="submit" className="button small" tabIndex={-1}>
+                Save<span className="visually-hidden"> (rename {tag.name})</span>
+              </button>
+            ) : saved ? (
+              <span className="tag-saved" role="status">
+                Saved
+              </span>
+            ) : null}
+          </form>
+        )}
       </td>
-      <td>
-        <ColourPicker label={`Colour of ${tag.name}`} value={tag.color} onChange={(color) => save({ color })} />
-      </td>
+      <td>{readOnly ? null : <ColourPicker label={`Colour of ${tag.name}`} value={tag.color} onChange={(color) => save({ color })} />}</td>
       {/* The noun is shown on a phone, where the table's "Links" heading is not (theme.css). */}
       <td className="tag-count" data-noun={nounFor(tag.link_count, 'link')}>
         {linksHref && tag.link_count > 0 ? (
@@ -217,9 +221,11 @@ function TagRow({
                 Statistics
               </a>
             ) : null}
-            <button type="button" className="button small danger" onClick={() => setConfirming(true)} aria-label={`Delete ${tag.name}`}>
-              Delete
-            </button>
+            {readOnly ? null : (
+              <button type="button" className="button small danger" onClick={() => setConfirming(true)} aria-label={`Delete ${tag.name}`}>
+                Delete
+              </button>
+            )}
           </span>
         )}
       </td>

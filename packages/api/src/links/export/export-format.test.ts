@@ -15,19 +15,24 @@ const link: ExportedLink = {
   expiration_url: null,
   click_count: 42,
   created_at: '2026-11-23T05:30:00.000Z',
+  password_hash: null,
+  max_clicks: null,
+  rules: null,
+  preview: null,
 };
 
 describe('the export file format', () => {
   test('the CSV header lists the columns in their order, ending in CRLF', () => {
     expect(CSV_HEADER).toBe(
-      'id,slug,short_url,destination_url,title,tags,external_id,comments,expires_at,expiration_url,click_count,created_at\r\n',
+      'id,slug,short_url,destination_url,title,tags,external_id,comments,expires_at,expiration_url,click_count,created_at,' +
+        'password_hash,max_clicks,rules,preview\r\n',
     );
   });
 
   test('a CSV row quotes what needs quoting, doubles quotes, leaves absent values empty and guards formulas', () => {
     expect(csvRow(link)).toBe(
       'lnk_1,spring,https://sho.rt/spring,https://example.com/?a=1&utm_source=news,"Say ""hi"", then\nleave",' +
-        "a\\|b|back\\\\slash|plain,,'=SUM(A1),2027-01-02T03:04:05.006Z,,42,2026-11-23T05:30:00.000Z\r\n",
+        "a\\|b|back\\\\slash|plain,,'=SUM(A1),2027-01-02T03:04:05.006Z,,42,2026-11-23T05:30:00.000Z,,,,\r\n",
     );
   });
 
@@ -47,6 +52,23 @@ describe('the export file format', () => {
     expect(csvRow(formula, 'raw')).toContain(',=1+1,-x,,=SUM(A1),');
     expect(fileLine('csv', formula)).toContain(",'=1+1,'-x,,'=SUM(A1),");
     expect(JSON.parse(fileLine('jsonl', formula))).toMatchObject({ title: '=1+1', tags: ['-x'], comments: '=SUM(A1)' });
+  });
+
+  test('the smart fields: the rules and the preview as JSON text (quoted, guarded) in CSV, as JSON in JSON Lines', () => {
+    const smart = {
+      ...link,
+      password_hash: '$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0$aGFzaGhhc2hoYXNoaGFzaA',
+      max_clicks: 5,
+      rules: [{ if: { country: 'DE' }, destination_url: 'https://example.com/de' }],
+      preview: { title: 'T' },
+    };
+    expect(csvRow(smart)).toContain(
+      ',$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0$aGFzaGhhc2hoYXNoaGFzaA,5,"[{""if"":{""country"":""DE""},""destination_url"":""https://example.com/de""}]","{""title"":""T""}"\r\n'.replace(
+        ',$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0$aGFzaGhhc2hoYXNoaGFzaA,',
+        ',"$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0$aGFzaGhhc2hoYXNoaGFzaA",',
+      ),
+    );
+    expect(JSON.parse(jsonLine(smart))).toMatchObject({ max_clicks: 5, rules: smart.rules, preview: { title: 'T' } });
   });
 
   test('tag names joined with | escape | and \\ so every name can be split back', () => {

@@ -37,6 +37,8 @@ export function csvRow(link: ExportedLink, formulas: (typeof CSV_FORMULAS)[numbe
     const value = link[column];
     if (value === null) return '';
     if (column === 'tags') return csvField(text(joinTagNames(value as string[])));
+    // The rules and the preview: their JSON text.
+    if (typeof value === 'object') return csvField(text(JSON.stringify(value)));
     return csvField(text(String(value)));
   });
   return `${cells.join(',')}${CSV_LINE_END}`;

@@ -1,4 +1,4 @@
-import type { ExportedLink, ExportFormat, ListLinksQuery } from '@shortlinks/contract';
+import type { ExportedLink, ExportFormat, ListLinksQuery, Preview, RedirectRule } from '@shortlinks/contract';
 import type { Orm } from '@shortlinks/db';
 import { sql } from 'kysely';
 import { reader } from '../../database/database.ts';
@@ -74,6 +74,10 @@ export class LinkExportService {
         expiration_url: row.expiration_url,
         click_count: Number(row.click_count),
         created_at: row.created_at.toISOString(),
+        password_hash: row.password_hash,
+        max_clicks: row.max_clicks,
+        rules: row.rules === null ? null : (JSON.parse(row.rules) as RedirectRule[]),
+        preview: row.preview === null ? null : (JSON.parse(row.preview) as Preview),
       }));
       const last = rows[rows.length - 1];
       if (!last || rows.length < pageSize) return;

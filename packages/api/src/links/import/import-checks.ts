@@ -1,5 +1,7 @@
-import { CreateLinkBodySchema, LIMITS } from '@shortlinks/contract';
+import { type CreateLinkBody, CreateLinkBodySchema, LIMITS } from '@shortlinks/contract';
 import { AppError, fromZodError, validationError } from '../../errors.ts';
+import { isArgon2idHash } from '../../redirects/link-password.ts';
+import type { SmartChange } from '../smart-link-fields.ts';
 import type { ImportedLink } from './import-row.ts';
 
 /** An imported link that passed the API's field rules, before its URLs are checked (destinations, reputation). */
@@ -18,6 +20,11 @@ export interface CheckedLink {
   domain: string | undefined;
   /** The domain the row goes on, once the import has resolved it: an id, or null for the server's own. */
   domainId?: string | null;
+  /** The smart fields the row carries (issue #30), their URLs not yet checked. */
+  smart: Pick<CreateLinkBody, 'max_clicks' | 'rules' | 'preview'>;
+  password_hash: string | undefined;
+  /** The smart fields once their URLs are checked, as the link stores them (link-import.ts). */
+  checkedSmart?: SmartChange | undefined;
 }
 
 /**
@@ -34,6 +41,9 @@ export function checkImportedLink(link: ImportedLink, now: number): CheckedLink 
     ...(link.external_id === undefined ? {} : { external_id: link.external_id }),
     ...(link.comments === undefined ? {} : { comments: link.comments }),
     ...(link.expiration_url === undefined ? {} : { expiration_url: link.expiration_url }),
+    ...(link.max_clicks === undefined ? {} : { max_clicks: link.max_clicks }),
+    ...(link.rules === undefined ? {} : { rules: link.rules }),
+    ...(link.preview === undefined ? {} : { preview: link.preview }),
   };
   const parsed = CreateLinkBodySchema.safeParse(body);
   if (!parsed.success) throw fromZodError(parsed.error, body);
@@ -54,6 +64,10 @@ export function checkImportedLink(link: ImportedLink, now: number): CheckedLink 
   const createdAt = link.created_at === undefined ? undefined : timestamp('created_at', link.created_at);
   if (createdAt !== undefined && createdAt.getTime() > now) throw validationError('created_at', 'created_at must not be in the future');
 
+  if (link.password_hash !== undefined && !isArgon2idHash(link.password_hash)) {
+    throw validationError('password_hash', 'password_hash must be an argon2id hash, as an export writes it');
+  }
+
   return {
     slug: checked.slug,
     destination_url: checked.destination_url,
@@ -65,6 +79,8 @@ export function checkImportedLink(link: ImportedLink, now: number): CheckedLink 
     expiration_url: expirationUrl,
     created_at: createdAt,
     domain: link.domain,
+    smart: { max_clicks: checked.max_clicks, rules: checked.rules, preview: checked.preview },
+    password_hash: link.password_hash,
   };
 }
 

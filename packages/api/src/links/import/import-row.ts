@@ -18,6 +18,12 @@ export interface ImportedLink {
   created_at?: number;
   /** The domain the file puts the link on (docs/domains.md): kept when it is one of the workspace's verified domains. */
   domain?: string;
+  /** Smart links (issue #30), as our own export writes them: the password's argon2id hash, never a password. */
+  password_hash?: string;
+  max_clicks?: unknown;
+  /** As read (JSON): checked under the API's rules by the import. */
+  rules?: unknown;
+  preview?: unknown;
 }
 
 /** Why a row could not be read: reported with its row number, never applied. */

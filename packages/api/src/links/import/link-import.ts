@@ -5,6 +5,7 @@ import { toAppError } from '../../errors.ts';
 import { changesNothing, type LinkChange, type NewLink, type TaggedLink } from '../link-changes.ts';
 import type { LinkService } from '../link-service.ts';
 import type { LinkWrites } from '../link-writes.ts';
+import { preparedSmartChange } from '../smart-link-fields.ts';
 import { type CheckedLink, checkImportedLink, titleFromDestination } from './import-checks.ts';
 import { conflictCode, conflictRefusal, NamedLinks, named, namesOf, type RowRefusal } from './import-conflicts.ts';
 import type { ImportRow } from './import-row.ts';
@@ -163,7 +164,9 @@ export class LinkImportService {
           const link = checkImportedLink(item.link, now);
           const destination = await checks.finalDestination('destination_url', link.destination_url, undefined);
           const fallback = link.expiration_url === undefined ? undefined : await checks.fallback(link.expiration_url);
-          return { row: item.row, link: { ...link, destination_url: destination, expiration_url: fallback } };
+          const smart = await preparedSmartChange(link.smart, checks);
+          if (link.password_hash !== undefined) smart.password_hash = link.password_hash;
+          return { row: item.row, link: { ...link, destination_url: destination, expiration_url: fallback, checkedSmart: smart } };
         } catch (error) {
           return { row: item.row, refusal: refusalOf(item.row, error) };
         }
@@ -254,6 +257,7 @@ function newLinkOf(link: CheckedLink): NewLink {
     expiry: { expires_at: link.expires_at?.getTime(), expiration_url: link.expiration_url },
     tag_names: link.tag_names,
     created_at: link.created_at,
+    smart: link.checkedSmart,
     pastExpiryKept: true,
   };
 }
@@ -271,6 +275,7 @@ function changeOf(link: CheckedLink): LinkChange {
     comments: link.comments,
     expiry: { expires_at: link.expires_at?.getTime(), expiration_url: link.expiration_url },
     tag_names: link.tag_names,
+    smart: link.checkedSmart,
     pastExpiryKept: true,
   };
 }

@@ -4,7 +4,7 @@ import { csvRecords } from './csv-records.ts';
 import { jsonLines } from './json-lines.ts';
 import { rowsOfCsv, rowsOfJsonLines } from './rows.ts';
 import type { TextSource } from './text.ts';
-import { cell, hostOfShortUrl, jsonText, jsonTextList, required, timestamp } from './values.ts';
+import { cell, hostOfShortUrl, invalid, jsonText, jsonTextList, refuse, required, timestamp } from './values.ts';
 
 /**
  * Our own export (docs/import-export.md, "Our own export"): `id, slug, short_url, destination_url,
@@ -16,15 +16,25 @@ export function readShortlinksCsv(source: TextSource): AsyncGenerator<ImportRow>
   const records = csvRecords(source, { columnName: (name) => name.trim().toLowerCase() });
   return rowsOfCsv(records, (cells) => {
     const text = (key: string) => unguardFormula(cells[key] ?? '');
-    return linkOf((key) => cell(text(key)), splitEscapedTags(text('tags')));
+    return linkOf(
+      (key) => cell(text(key)),
+      splitEscapedTags(text('tags')),
+      (key) => jsonCell(cell(text(key)), key),
+    );
   });
 }
 
 export function readShortlinksJsonl(source: TextSource): AsyncGenerator<ImportRow> {
-  return rowsOfJsonLines(jsonLines(source), (item) => linkOf((key) => jsonText(item, key), jsonTextList(item, 'tags')));
+  return rowsOfJsonLines(jsonLines(source), (item) =>
+    linkOf(
+      (key) => jsonText(item, key),
+      jsonTextList(item, 'tags'),
+      (key) => item[key] ?? undefined,
+    ),
+  );
 }
 
-function linkOf(text: (key: string) => string | undefined, tags: string[] | undefined): ImportedLink {
+function linkOf(text: (key: string) => string | undefined, tags: string[] | undefined, json: (key: string) => unknown): ImportedLink {
   return {
     slug: text('slug'),
     destination_url: required(text('destination_url'), 'destination_url'),
@@ -37,7 +47,21 @@ function linkOf(text: (key: string) => string | undefined, tags: string[] | unde
     created_at: timestamp(text('created_at'), 'created_at'),
     // The link's domain is its short URL's host (docs/domains.md).
     domain: hostOfShortUrl(text('short_url')),
+    password_hash: text('password_hash'),
+    max_clicks: json('max_clicks'),
+    rules: json('rules'),
+    preview: json('preview'),
   };
+}
+
+/** A CSV cell holding JSON (the rules, the preview, the limit): parsed, or the row refused. */
+function jsonCell(value: string | undefined, key: string): unknown {
+  if (value === undefined) return undefined;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return refuse(invalid(key, `${key} must be JSON`));
+  }
 }
 
 /** Tag names joined with `|`, where a `|` or `\` inside a name is written `\|` / `\\`. */
