@@ -46,6 +46,8 @@ const services = createServices({
   shortDomain: 'https://sho.rt',
   reputation: new LocalDenylist(),
   clicks: { flushIntervalMs: Number(process.env.BENCH_FLUSH_MS ?? DEFAULT_CLICK_FLUSH_MS) },
+  // BENCH_WEBHOOK=1: a `link.clicked` webhook is subscribed (below), its receiver on loopback.
+  ...(process.env.BENCH_WEBHOOK ? { webhooks: { allowPrivateTargets: true } } : {}),
 });
 const account = await services.accounts.create({ name: 'Bench', plan: 'unlimited' });
 const db = orm.em.fork().getKysely<Database>();
@@ -93,6 +95,26 @@ const app = await buildServer({
   ...(process.env.BENCH_METRICS ? { metrics: { port: 0, host: '127.0.0.1' } } : {}),
 });
 await app.listen({ port: 0, host: '127.0.0.1' });
+
+// With BENCH_WEBHOOK=1, every click the load makes becomes a `link.clicked` event, produced when
+// clicks are flushed and sent to a receiver that answers 204: the redirect's path must not pay for it.
+let delivered = 0;
+if (process.env.BENCH_WEBHOOK) {
+  const receiver = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      delivered += 1;
+      response.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  await services.webhooks.create(account.id, {
+    url: `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`,
+    events: ['link.clicked'],
+  });
+  process.on('exit', () => console.log(`webhook: ${delivered} deliveries received during the run`));
+  receiver.unref();
+}
 
 // The limit of Node here: the same answer from a Map, no framework, no database, no clicks.
 const targets = new Map(rows.map((row) => [row.slug, row.destination_url]));

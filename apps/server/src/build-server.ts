@@ -174,6 +174,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
 
   const counts = await registerRateLimits(app, rateLimits, options.redisUrl);
   const signInAttempts = new CountedSignInAttempts(counts, { ...DEFAULT_SIGN_IN_LIMITS, ...options.signInLimits });
+  // Wrong passwords of protected links are counted there too: across instances with REDIS_URL.
+  services.smartRedirects.countGuessesIn(counts);
   const cookies: CookiePolicy = { alwaysSecure: options.publicUrl?.startsWith('https://') ?? false };
   registerExportLimits(app, { ...DEFAULT_EXPORT_LIMITS, ...options.exportLimits });
   await app.register(healthPlugin, { orm });

@@ -489,8 +489,12 @@ async function endpoints(): Promise<Endpoint[]> {
   );
 }
 
-/** The 404 of an `{id}` that names nothing, by the resource its path is under. */
-const unknownIdCode = (path: string) => (path.startsWith('/tags/') ? 'TAG_NOT_FOUND' : 'LINK_NOT_FOUND');
+/** The code of an unknown id, by the resource its path names. */
+const unknownIdCode = (path: string, parameter = 'id') => {
+  if (parameter === 'delivery_id') return 'WEBHOOK_DELIVERY_NOT_FOUND';
+  if (path.startsWith('/domains/')) return 'DOMAIN_NOT_FOUND';
+  return path.startsWith('/tags/') ? 'TAG_NOT_FOUND' : path.startsWith('/webhooks/') ? 'WEBHOOK_NOT_FOUND' : 'LINK_NOT_FOUND';
+};
 const realId = (path: string) => (path.startsWith('/tags/') ? (tag.id as string) : (link.id as string));
 
 /** Runs `check` on every parameter of every endpoint with every unstorable text; what failed, one line each. */
@@ -552,7 +556,10 @@ describe('every path and query parameter, with text PostgreSQL cannot hold', () 
       const mutation = endpoint.method !== 'GET';
       if (mutation && parameter.in !== 'path') return;
       const input: Record<string, unknown> = { [parameter.name]: parameter.name === 'tag_ids' ? [text] : text };
-      if (parameter.name !== 'id' && endpoint.path.includes('{id}')) input.id = realId(endpoint.path);
+      // The path's other parameters get an id that is well formed (a delivery of a webhook: both ids).
+      for (const [, name] of endpoint.path.matchAll(/\{(\w+)\}/g)) {
+        if (name !== undefined && name !== parameter.name) input[name] = name === 'id' ? realId(endpoint.path) : 'whd_unknown';
+      }
       const json = encode(JSON.stringify(input));
       const sent: Sent = mutation
         ? { method: 'POST', path: `/trpc/${endpoint.procedure}`, body: JSON.stringify(input), contentType: 'application/json' }
@@ -566,7 +573,7 @@ describe('every path and query parameter, with text PostgreSQL cannot hold', () 
       if (parameter.in === 'path') {
         expect({ status: answer.status, code: envelope.error?.data.appCode }, where).toEqual({
           status: 404,
-          code: unknownIdCode(endpoint.path),
+          code: unknownIdCode(endpoint.path, parameter.name),
         });
       } else if (parameter.name === 'tag_ids' && endpoint.procedure === 'links.export') {
         // A streamed procedure answers only a streamed call (httpBatchStreamLink, as the SDK makes

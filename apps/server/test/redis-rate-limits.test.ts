@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { REDIS_READY_WAIT_MS } from '../src/shared-rate-counts.ts';
-import { callApi, countRows, createAccount, GENEROUS_RATE_LIMITS, startTestServer, type TestAccount, type TestServer } from './harness.ts';
+import {
+  callApi,
+  countRows,
+  createAccount,
+  createLink,
+  GENEROUS_RATE_LIMITS,
+  startTestServer,
+  type TestAccount,
+  type TestServer,
+} from './harness.ts';
 import { freePort, waitFor } from './processes.ts';
 import { startRedis, type TestRedis } from './redis-server.ts';
 
@@ -113,6 +122,29 @@ describe('with REDIS_URL, a request spends its weight in Redis', () => {
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(await countRows(first, 'link', `account_id = '${account.account.id}'`)).toBe(30);
+  });
+});
+
+describe('a protected link\'s guessing limit (docs/redirects.md, "Passwords")', () => {
+  /** A wrong password sent to the link's form on one instance, from one visitor. */
+  async function guess(server: TestServer, slug: string) {
+    const response = await fetch(`${server.origin}/${slug}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/133.0' },
+      body: new URLSearchParams({ password: 'not the password' }).toString(),
+      redirect: 'manual',
+    });
+    await response.arrayBuffer();
+    return response.status;
+  }
+
+  test('wrong passwords sent to either instance count together: the eleventh is refused wherever it goes', async () => {
+    const account = await createAccount(first);
+    await createLink(account, { slug: 'guessed-across', password: 'the real one' });
+    // 10 wrong answers spread over both instances are all 401; the next is 429 on both.
+    for (let i = 0; i < 10; i++) expect(await guess(i % 2 ? second : first, 'guessed-across')).toBe(401);
+    expect(await guess(first, 'guessed-across')).toBe(429);
+    expect(await guess(second, 'guessed-across')).toBe(429);
   });
 });
 

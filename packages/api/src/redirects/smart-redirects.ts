@@ -5,7 +5,7 @@ import { ClickLimits } from './click-limit.ts';
 import { passwordMatches } from './link-password.ts';
 import { isPreviewBot } from './link-previews.ts';
 import { cookieNamed, LinkUnlocks, UNLOCK_COOKIE } from './link-unlocks.ts';
-import { PasswordGuesses } from './password-guesses.ts';
+import { type GuessCounts, PasswordGuesses } from './password-guesses.ts';
 import type { RedirectTarget } from './redirect-cache.ts';
 import { ruleDestination } from './redirect-rules.ts';
 import type { SmartRedirect } from './smart-redirect.ts';
@@ -57,15 +57,23 @@ export type PasswordAttempt = { kind: 'right'; cookie: string } | { kind: 'wrong
 export class SmartRedirects {
   readonly clickLimits: ClickLimits;
   readonly unlocks: LinkUnlocks;
-  readonly guesses: PasswordGuesses;
+  #guesses: PasswordGuesses;
   /** A link's short URL on its domain (domains/short-urls.ts): what a preview names. */
   readonly #shortUrls: ShortUrlMaker;
 
   constructor(orm: Orm, shortUrls: ShortUrlMaker, guesses = new PasswordGuesses()) {
     this.clickLimits = new ClickLimits(orm);
     this.unlocks = new LinkUnlocks(orm);
-    this.guesses = guesses;
+    this.#guesses = guesses;
     this.#shortUrls = shortUrls;
+  }
+
+  /**
+   * Counts wrong passwords in the server's rate-limit counters (Redis with several instances), so
+   * the guessing limits hold across instances; until then, in this process's memory.
+   */
+  countGuessesIn(counts: GuessCounts): void {
+    this.#guesses = new PasswordGuesses({ counts });
   }
 
   async visit(target: SmartTarget, visit: SmartVisit): Promise<SmartOutcome> {
@@ -103,10 +111,10 @@ export class SmartRedirects {
   async tryPassword(target: SmartTarget, password: string, visitor: string, now: number): Promise<PasswordAttempt> {
     const hash = target.smart.passwordHash;
     if (hash === null) return { kind: 'wrong' };
-    const retryAfterSeconds = this.guesses.refusal(target.linkId, visitor, now);
+    const retryAfterSeconds = await this.#guesses.refusal(target.linkId, visitor);
     if (retryAfterSeconds !== undefined) return { kind: 'refused', retryAfterSeconds };
     if (!(await passwordMatches(hash, password))) {
-      this.guesses.wrong(target.linkId, visitor, now);
+      await this.#guesses.wrong(target.linkId, visitor);
       return { kind: 'wrong' };
     }
     return { kind: 'right', cookie: await this.unlocks.cookieValue(target.linkId, hash, now) };
