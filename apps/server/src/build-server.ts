@@ -31,6 +31,7 @@ import { redirectPlugin } from './plugins/redirect.ts';
 import { NOT_FOUND_PAGE, sendPage } from './plugins/redirect-pages.ts';
 import { restPlugin } from './plugins/rest.ts';
 import { singleSignOnPlugin } from './plugins/single-sign-on.ts';
+import { tlsAskPlugin } from './plugins/tls-ask.ts';
 import { trpcPlugin } from './plugins/trpc.ts';
 import { registerRateLimits, TRACKED_CLIENTS } from './rate-limits.ts';
 import { fastRedirectServer, type TrustProxy } from './redirects/fast-redirects.ts';
@@ -93,12 +94,20 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const rateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
   const trust = trustOf(options.trustProxy);
   // A visit's one entry into the API package, for both paths: this server's limit and country header.
-  const visits = new Visits(services, {
-    limit: rateLimits.redirects,
-    windowMs: rateLimits.windowMs,
-    trackedAddresses: TRACKED_CLIENTS,
-    countryHeader,
-  });
+  const visits = new Visits(
+    {
+      redirects: services.redirects,
+      smartRedirects: services.smartRedirects,
+      clicks: services.clicks,
+      domains: services.domains.directory,
+    },
+    {
+      limit: rateLimits.redirects,
+      windowMs: rateLimits.windowMs,
+      trackedAddresses: TRACKED_CLIENTS,
+      countryHeader,
+    },
+  );
   let log: FastifyBaseLogger | undefined;
   const visitLog = new VisitLog(() => log, options.visitSummaryMs);
   const metrics = options.metrics ? await createServerMetrics({ services, orm, visits: visitLog.counts }) : undefined;
@@ -176,6 +185,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   await app.register(dashboardPlugin, { prefix: '/app' });
   // Outside the API scope, so a redirect runs no CORS hook.
   await app.register(redirectPlugin, { visits, visitCounts: visitLog.counts });
+  await app.register(tlsAskPlugin, { visits });
 
   // What every cache of the process forgets as changes are announced, and when announcements may
   // have been missed, is written once: packages/api/src/cache-coherence.ts. Buffered clicks are
@@ -186,9 +196,14 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   );
   app.addHook('onReady', async () => {
     await listener.start();
+    // Which hosts are served, before the first visit (docs/domains.md); a database not there yet
+    // serves the server's own domain only until the listener's connection reloads them.
+    await services.domains.directory.reload().catch((error: Error) => app.log.warn(`could not read the domains: ${error.message}`));
     services.clicks.start();
+    services.domainRechecks.start();
   });
   app.addHook('onClose', async () => {
+    await services.domainRechecks.stop();
     await services.clicks.stop();
     await listener.stop();
   });

@@ -111,6 +111,28 @@ const EnvSchema = z.object({
   GEOIP_DATABASE: z.string().optional(),
   /** Raw click events older than this many days are deleted (statistics rollups are kept); 0 keeps them. */
   CLICK_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(DEFAULT_RETENTION_DAYS),
+  /** DNS servers for domain verification, `host:port` (or `host`), comma-separated; unset: the system's resolvers. */
+  DNS_SERVERS: z
+    .string()
+    .transform((value) =>
+      value
+        .split(',')
+        .map((server) => server.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(
+        z
+          .string()
+          .regex(
+            /^(?:[0-9.]+|\[[0-9a-fA-F:.]+\]|[0-9a-fA-F:]+)(?::\d{1,5})?$/,
+            'must be IP addresses with an optional port, such as 127.0.0.1:5353,[::1]:53',
+          ),
+      ),
+    )
+    .optional(),
+  /** How often a verified domain's TXT record is looked up again, in minutes (docs/domains.md). */
+  DOMAIN_CHECK_INTERVAL_MINUTES: z.coerce.number().int().min(1).max(10_080).default(60),
   /** Comma-separated domains the default reputation check refuses (with their subdomains). */
   URL_DENYLIST: z.string().default(''),
   /** The remote URL safety service (docs/security.md); `none` leaves the denylists alone. */
@@ -235,6 +257,9 @@ export interface Config {
   exportLimits: ExportLimits;
   /** The largest import file the API takes, in bytes. */
   importMaxBytes: number;
+  /** DNS servers for domain verification; undefined: the system's. */
+  dnsServers: string[] | undefined;
+  domainCheckIntervalMs: number;
   webhooks: WebhookSettings;
 }
 
@@ -341,6 +366,8 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): { confi
         slowMs: value.EXPORT_SLOW_READER_SECONDS * 1000,
       },
       importMaxBytes: value.IMPORT_MAX_BYTES,
+      dnsServers: value.DNS_SERVERS,
+      domainCheckIntervalMs: value.DOMAIN_CHECK_INTERVAL_MINUTES * 60_000,
       webhooks: {
         retryDelays: value.WEBHOOK_RETRY_DELAYS,
         logDays: value.WEBHOOK_LOG_DAYS,

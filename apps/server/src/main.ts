@@ -68,6 +68,8 @@ const services = createServices({
   },
   redirectStaleIfErrorMs: config.redirectStaleIfErrorMs,
   importMaxBytes: config.importMaxBytes,
+  dnsServers: config.dnsServers,
+  domainCheckIntervalMs: config.domainCheckIntervalMs,
   dashboardUrl: `${config.publicUrl}/app`,
   mailer: config.mail && createMailer({ ...config.mail, timeoutMs: MAIL_TIMEOUT_MS }),
   webhooks: config.webhooks,

@@ -40,3 +40,26 @@ export function ensureDebianPrograms(): void {
       throw new Error(`apt-get installed ${PACKAGES[binary as keyof typeof PACKAGES]} but ${binary} is still missing`);
   }
 }
+
+export const CADDY = '/usr/bin/caddy';
+
+/**
+ * Installs Debian's caddy when it is missing (the branded domains' HTTPS test), as
+ * {@link ensureDebianPrograms} installs redis-server and nginx, under the same lock.
+ */
+export function ensureCaddy(): void {
+  if (existsSync(CADDY)) return;
+  if (process.getuid?.() !== 0) throw new Error(`${CADDY} missing: install with \`sudo apt-get install -y caddy\` (Debian) and run again.`);
+  const install = [
+    `[ -x ${CADDY} ] && exit 0`,
+    'apt-get update -qq',
+    'apt-get install -y -qq -o DPkg::Lock::Timeout=300 --no-install-recommends caddy',
+  ].join('\n');
+  console.log('tests: installing Debian’s caddy (apt-get)…');
+  execFileSync('flock', ['/tmp/shortlinks-test-apt.lock', 'sh', '-ec', install], {
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+    timeout: 600_000,
+  });
+  if (!existsSync(CADDY)) throw new Error(`apt-get installed caddy but ${CADDY} is still missing`);
+}

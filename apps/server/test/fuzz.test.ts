@@ -489,10 +489,10 @@ async function endpoints(): Promise<Endpoint[]> {
   );
 }
 
-/** The 404 of an `{id}` that names nothing, by the resource its path is under. */
 /** The code of an unknown id, by the resource its path names. */
 const unknownIdCode = (path: string, parameter = 'id') => {
   if (parameter === 'delivery_id') return 'WEBHOOK_DELIVERY_NOT_FOUND';
+  if (path.startsWith('/domains/')) return 'DOMAIN_NOT_FOUND';
   return path.startsWith('/tags/') ? 'TAG_NOT_FOUND' : path.startsWith('/webhooks/') ? 'WEBHOOK_NOT_FOUND' : 'LINK_NOT_FOUND';
 };
 const realId = (path: string) => (path.startsWith('/tags/') ? (tag.id as string) : (link.id as string));

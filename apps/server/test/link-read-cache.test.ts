@@ -268,6 +268,7 @@ describe('one process, hearing nothing', () => {
 describe('LinkReadCache', () => {
   const link = (title: string): Link => ({
     id: 'lnk_a',
+    domain: 'sho.rt',
     short_url: 'https://sho.rt/a',
     destination_url: 'https://example.com/',
     title,

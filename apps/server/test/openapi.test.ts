@@ -264,7 +264,15 @@ describe('the link list', () => {
     const list = operation('get', '/links');
     const parameters = (list.parameters ?? []).map(resolve);
     const query = parameters.filter((parameter: Json) => parameter.in === 'query');
-    expect(query.map((parameter: Json) => parameter.name).sort()).toEqual(['order', 'page', 'per_page', 'search', 'sort', 'tag_ids']);
+    expect(query.map((parameter: Json) => parameter.name).sort()).toEqual([
+      'domain',
+      'order',
+      'page',
+      'per_page',
+      'search',
+      'sort',
+      'tag_ids',
+    ]);
     const schemaOf = (name: string) => resolve(query.find((parameter: Json) => parameter.name === name).schema);
     expect(schemaOf('sort').enum).toEqual(['created_at', 'click_count', 'title']);
     expect(schemaOf('order').enum).toEqual(['asc', 'desc']);

@@ -5,6 +5,9 @@ import { BROWSER_USER_AGENT, createAccount, createLink, startTestServer, type Te
 import { waitFor } from './processes.ts';
 import { WebhookReceiver } from './webhook-receiver.ts';
 
+/** The events of links and tags; `domain.verified` needs a DNS server and has its own test (domain-roles-webhooks.test.ts). */
+const LINK_AND_TAG_EVENTS = WEBHOOK_EVENT_TYPES.filter((type) => type !== 'domain.verified');
+
 /**
  * Webhooks end to end (issue #29, docs/webhooks.md): a real server sends to a real receiver on
  * 127.0.0.1, which verifies every signature with the official `standardwebhooks` package.
@@ -107,11 +110,11 @@ describe('webhooks', () => {
         (message) =>
           JSON.stringify(message.data).includes(link.id) || [tag.id].includes(message.data?.id) || message.data?.name === 'Autumn',
       );
-    await waitFor(() => new Set(mine().map((message) => message.type)).size === WEBHOOK_EVENT_TYPES.length, 20_000, 'every event type');
+    await waitFor(() => new Set(mine().map((message) => message.type)).size === LINK_AND_TAG_EVENTS.length, 20_000, 'every event type');
     // A moment more: nothing arrives twice.
     await new Promise((resolve) => setTimeout(resolve, 500));
     const messages = mine();
-    for (const type of WEBHOOK_EVENT_TYPES)
+    for (const type of LINK_AND_TAG_EVENTS)
       expect(
         messages.filter((message) => message.type === type),
         type,

@@ -8,6 +8,7 @@ import { NO_LINK, RedirectCache } from './redirects/redirect-cache.ts';
 
 const link: Link = {
   id: 'lnk_a',
+  domain: 'sho.rt',
   short_url: 'https://sho.rt/a',
   destination_url: 'https://example.com/',
   title: 'A',

@@ -1,5 +1,6 @@
 import type { ChangeHandlers } from '@shortlinks/db';
 import type { CallerCache } from './accounts/caller-cache.ts';
+import type { DomainDirectory } from './domains/domain-directory.ts';
 import type { LinkReadCache } from './links/link-read-cache.ts';
 import type { RedirectCache } from './redirects/redirect-cache.ts';
 
@@ -11,6 +12,8 @@ export interface ProcessCaches {
   linkReads: LinkReadCache;
   /** Who an API key is. */
   callers: CallerCache;
+  /** Every branded domain: which hosts the process serves (a process without the server's caches has none). */
+  domains?: DomainDirectory;
 }
 
 /**
@@ -69,6 +72,14 @@ export class CacheCoherence {
   }
 
   /**
+   * A branded domain was added, verified, stopped, changed or deleted: every domain is read again
+   * (the process that changed it has already done so before answering).
+   */
+  domainChanged(log?: (message: string) => void): void {
+    this.#caches.domains?.changed(log);
+  }
+
+  /**
    * Announcements may have been missed: everything is forgotten. While they do not arrive
    * (`connected` false) the redirects and link reads keep nothing they serve; the callers keep
    * what their own bound allows (CALLER_CACHE_MS).
@@ -77,6 +88,7 @@ export class CacheCoherence {
     this.#caches.redirects.reset(connected);
     this.#caches.linkReads.reset(connected);
     this.#caches.callers.clear();
+    if (connected) this.#caches.domains?.changed();
   }
 
   /** What `new ChangeListener(databaseUrl, handlers)` calls as it hears announcements. */
@@ -85,6 +97,7 @@ export class CacheCoherence {
       linkChanged: (slug) => this.linkChanged(slug),
       callerChanged: (accountId) => this.callerChanged(accountId),
       accountLinksChanged: (accountId) => this.accountLinksChanged(accountId),
+      domainChanged: () => this.domainChanged(log),
       reset: (connected) => this.reset(connected),
       ...(log ? { log } : {}),
     };

@@ -7,6 +7,11 @@ import { DestinationChecker } from './destinations/destination-checker.ts';
 import { hostOf } from './destinations/destination-policy.ts';
 import { DenylistService } from './destinations/reputation/denylist-service.ts';
 import { ReputationChain, type UrlReputation } from './destinations/reputation/reputation-chain.ts';
+import { DomainDirectory } from './domains/domain-directory.ts';
+import { DomainRechecks, DomainService } from './domains/domain-service.ts';
+import { LinkDomains } from './domains/link-domains.ts';
+import { ShortUrls } from './domains/short-urls.ts';
+import { TxtLookup } from './domains/txt-lookup.ts';
 import { Changes } from './events/change-log.ts';
 import { LinkExportService } from './links/export/link-export.ts';
 import { LinkImportService } from './links/import/link-import.ts';
@@ -74,6 +79,10 @@ export interface ServiceOptions {
   redirectStaleIfErrorMs?: number;
   /** The largest import file the API takes, in bytes (IMPORT_MAX_BYTES). */
   importMaxBytes?: number;
+  /** DNS servers (`host:port`) for domain verification (DNS_SERVERS); none: the system's. */
+  dnsServers?: readonly string[] | undefined;
+  /** How often a verified domain's record is looked up again (DOMAIN_CHECK_INTERVAL_MINUTES). */
+  domainCheckIntervalMs?: number | undefined;
   /** The dashboard's public address (PUBLIC_URL + /app), which invitation links start with. */
   dashboardUrl?: string;
   /** Mails invitation links (SMTP_URL); unset: the inviter hands them over. */
@@ -105,6 +114,10 @@ export interface Services {
   reputation: ReputationChain;
   /** What the process's caches forget, for its own writes and for the change announcements it hears. */
   coherence: CacheCoherence;
+  /** Branded domains (docs/domains.md); `domains.directory` is every process's in-memory map of them. */
+  domains: DomainService;
+  /** The periodic re-check of verified domains' records, started with the server. */
+  domainRechecks: DomainRechecks;
   webhooks: WebhookService;
   /** Sends the webhooks' deliveries; the server starts and stops it (build-server.ts). */
   webhookQueue: WebhookQueue;
@@ -133,6 +146,8 @@ export function createServices({
   linkReadCacheMs,
   redirectStaleIfErrorMs,
   importMaxBytes,
+  dnsServers,
+  domainCheckIntervalMs,
   dashboardUrl,
   mailer,
   webhooks,
@@ -140,21 +155,33 @@ export function createServices({
   const origin = shortDomain.replace(/\/+$/, '');
   const denylist = new DenylistService(orm);
   const chain = new ReputationChain(reputation ? [denylist, reputation] : [denylist]);
-  const destinations = new DestinationChecker(hostOf(origin), chain);
+  const directory = new DomainDirectory(orm, hostOf(origin));
+  const destinations = new DestinationChecker(hostOf(origin), chain, (host) => directory.isShortDomain(host));
   const caches = {
     redirects: new RedirectCache(),
     linkReads: new LinkReadCache(linkReadCacheMs === undefined ? {} : { ttlMs: linkReadCacheMs }),
     callers: new CallerCache(callerCacheMs === undefined ? {} : { ttlMs: callerCacheMs }),
+    domains: directory,
   };
   // Every service that writes tells it what it changed, after commit.
   const coherence = new CacheCoherence(caches);
   const linkChanged = (slug: string) => coherence.linkChanged(slug);
   const callerChanged = (accountId: string) => coherence.callerChanged(accountId);
+  const shortUrls = new ShortUrls(origin, directory);
   // Every change is recorded in its transaction, for each outlet: the webhooks' outbox (events/).
   const webhookSettings = { ...DEFAULT_WEBHOOK_SETTINGS, ...webhooks };
   const changes = new Changes([new WebhookOutbox()]);
-  const links = new LinkService(orm, destinations, origin, linkChanged, caches.linkReads, changes);
+  const links = new LinkService(
+    orm,
+    destinations,
+    shortUrls,
+    linkChanged,
+    caches.linkReads,
+    new LinkDomains(hostOf(origin), directory),
+    changes,
+  );
   const linkImport = new LinkImportService(links, destinations);
+  const domains = new DomainService(orm, hostOf(origin), directory, new TxtLookup(dnsServers), destinations, changes);
   const sessions = new SessionService(orm, caches.callers, callerChanged);
   const users = new UserService(orm, sessions);
   const passwordLinks = new PasswordLinkService(orm, users);
@@ -177,22 +204,24 @@ export function createServices({
     apiKeys: new ApiKeyService(orm, caches.callers, callerChanged),
     links,
     linksBulk: new LinkBulkService(orm, links, destinations),
-    linkExport: new LinkExportService(orm, origin),
+    linkExport: new LinkExportService(orm, shortUrls),
     linkImport,
     sentFileImport: new SentFileImportService(linkImport, importMaxBytes),
     tags: new TagService(orm, changes),
-    stats: new StatsService(orm, origin),
+    stats: new StatsService(orm, shortUrls),
     qrCodes: new QrCodeService(links),
     redirects: new RedirectService(orm, {
       cache: caches.redirects,
       ...(redirectStaleIfErrorMs === undefined ? {} : { staleIfErrorMs: redirectStaleIfErrorMs }),
     }),
-    smartRedirects: new SmartRedirects(orm, origin),
+    smartRedirects: new SmartRedirects(orm, shortUrls),
     // A plain install places clicks with the bundled IP database (docs/statistics.md).
     clicks: new ClickRecorder(orm, { geo: new GeoLookup(bundledGeoDatabases()), ...clicks, written: () => coherence.clicksWritten() }),
     denylist,
     reputation: chain,
     coherence,
+    domains,
+    domainRechecks: new DomainRechecks(domains, domainCheckIntervalMs),
     webhooks: new WebhookService(orm, hostOf(origin), webhookSettings),
     webhookQueue: new WebhookQueue(orm, webhookSettings),
   };

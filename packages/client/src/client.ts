@@ -5,6 +5,10 @@ import type {
   BulkCreateResult,
   BulkDeleteResult,
   BulkUpdateResult,
+  Domain,
+  DomainInput,
+  DomainList,
+  DomainUpdate,
   ExportQuery,
   GroupStats,
   ImportInput,
@@ -106,6 +110,16 @@ export interface ShortlinksClient {
     update(input: TagUpdate): Promise<Tag>;
     delete(id: string): Promise<void>;
   };
+  /** Branded domains (docs/domains.md): add one, set its TXT record, verify it. */
+  domains: {
+    create(input: DomainInput): Promise<Domain>;
+    list(): Promise<DomainList>;
+    get(id: string): Promise<Domain>;
+    update(input: DomainUpdate): Promise<Domain>;
+    /** Looks the TXT record up now: `verified`, or `verification.error` saying what was found instead. */
+    verify(id: string): Promise<Domain>;
+    delete(id: string): Promise<void>;
+  };
   /** Click statistics (docs/statistics.md); every query field is optional. */
   stats: {
     /** By `lnk_` id, or `ext_` + external id (not URL-encoded). */
@@ -185,6 +199,14 @@ export function createClient(options: ClientOptions): ShortlinksClient {
       list: () => call(() => trpc.tags.list.query({})),
       update: (input) => call(() => trpc.tags.update.mutate(input)),
       delete: (id) => call(() => trpc.tags.delete.mutate({ id })),
+    },
+    domains: {
+      create: (input) => call(() => trpc.domains.create.mutate(input)),
+      list: () => call(() => trpc.domains.list.query({})),
+      get: (id) => call(() => trpc.domains.get.query({ id })),
+      update: (input) => call(() => trpc.domains.update.mutate(input)),
+      verify: (id) => call(() => trpc.domains.verify.mutate({ id })),
+      delete: (id) => call(() => trpc.domains.delete.mutate({ id })),
     },
     stats: {
       link: (id, query = {}) => call(() => trpc.stats.link.query({ ...query, id })),

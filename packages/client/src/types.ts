@@ -5,9 +5,12 @@ import type {
   BulkDeleteResultSchema,
   BulkUpdateLinksBodySchema,
   BulkUpdateResultSchema,
+  CreateDomainBodySchema,
   CreateLinkBodySchema,
   CreateTagBodySchema,
   CreateWebhookBodySchema,
+  DomainListSchema,
+  DomainSchema,
   ExportLinksQuerySchema,
   GroupStatsSchema,
   ImportLinksInputSchema,
@@ -22,6 +25,7 @@ import type {
   StatsQuerySchema,
   TagListSchema,
   TagSchema,
+  UpdateDomainBodySchema,
   UpdateLinkBodySchema,
   UpdateTagBodySchema,
   UpdateWebhookBodySchema,
@@ -87,6 +91,12 @@ export type TagList = z.output<typeof TagListSchema>;
 export type TagSummary = Link['tags'][number];
 export type TagColor = Tag['color'];
 export type LinkStats = z.output<typeof LinkStatsSchema>;
+/** `domains.create`: the domain name to add (docs/domains.md). */
+export type DomainInput = z.input<typeof CreateDomainBodySchema>;
+/** `domains.update`: the domain id and its root and not-found redirects, or whether it is the default. */
+export type DomainUpdate = z.input<typeof UpdateDomainBodySchema> & { id: string };
+export type Domain = z.output<typeof DomainSchema>;
+export type DomainList = z.output<typeof DomainListSchema>;
 export type GroupStats = z.output<typeof GroupStatsSchema>;
 export type StatsInterval = LinkStats['interval'];
 

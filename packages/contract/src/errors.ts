@@ -59,6 +59,7 @@ export const ERRORS = {
     message: 'No tag of the account matches that id',
     example: { message: "Tag tag_4hG7Qx2LpZ is not one of the account's tags" },
   },
+  DOMAIN_NOT_FOUND: { status: 404, message: 'No domain of the account matches that id' },
   LINK_NOT_FOUND: { status: 404, message: 'No live link of the account matches that id' },
   WEBHOOK_NOT_FOUND: { status: 404, message: 'No webhook of the account matches that id' },
   WEBHOOK_DELIVERY_NOT_FOUND: { status: 404, message: 'No delivery of the webhook matches that id' },
@@ -74,6 +75,18 @@ export const ERRORS = {
     status: 409,
     message: 'Another live link of the account has that external_id',
     example: { message: 'Another live link of the account has that external_id', field: 'external_id' },
+  },
+  /** A domain name another workspace has verified: the first to verify it holds it (docs/domains.md). */
+  DOMAIN_TAKEN: {
+    status: 409,
+    message: 'Another workspace has verified that domain',
+    example: { message: 'Another workspace has verified go.acme.example', field: 'name' },
+  },
+  /** DELETE /domains/{id} while live links are on the domain: delete or move them first. */
+  DOMAIN_HAS_LINKS: {
+    status: 409,
+    message: 'Live links use the domain; delete them first',
+    example: { message: '3 live links use go.acme.example; delete them first' },
   },
   TAG_NAME_TAKEN: {
     status: 409,

@@ -70,6 +70,19 @@ export const titleField = trimmedText('title', LIMITS.titleChars, 'Spring launch
 
 export const destinationUrlField = absoluteHttpUrl('destination_url');
 export const expirationUrlField = absoluteHttpUrl('expiration_url');
+export const rootRedirectUrlField = absoluteHttpUrl('root_redirect_url');
+export const notFoundUrlField = absoluteHttpUrl('not_found_url');
+
+/** A link's branded domain, by name (docs/domains.md): one of the workspace's verified domains. */
+export const linkDomainField = z
+  .string({ error: 'domain must be a string' })
+  .trim()
+  .min(1, 'domain must not be empty')
+  .max(LIMITS.domainNameChars, `domain must be at most ${LIMITS.domainNameChars} characters`)
+  .meta({
+    example: 'go.acme.example',
+    description: "One of the workspace's verified domains; omitted: its default domain, else the server's.",
+  });
 /** Where a webhook is sent (docs/webhooks.md); the destination rules apply on top. */
 export const webhookUrlField = absoluteHttpUrl('url');
 

@@ -1,4 +1,5 @@
 export * from './country-codes.ts';
+export * from './domain.ts';
 export * from './error-body.ts';
 export * from './errors.ts';
 export * from './fields.ts';

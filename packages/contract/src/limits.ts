@@ -21,6 +21,10 @@ export const LIMITS = {
   bulkItems: 100,
   /** Not in the spec: deep OFFSET pages are slow and useless; documented in docs/api-decisions.md. */
   pageMax: 1_000_000,
+  /** A domain name as sent: DNS allows 253 characters; room for Unicode before it becomes punycode (docs/domains.md). */
+  domainNameChars: 253,
+  /** Days a verified domain keeps serving once its TXT record is gone (docs/domains.md). */
+  domainRecordGraceDays: 7,
   /** Smart links (issue #30, docs/redirects.md): a link's password, click limit, redirect rules and preview. */
   passwordMinChars: 4,
   passwordMaxChars: 128,

@@ -75,6 +75,10 @@ export const ImportReportSchema = z.object({
     .array(ImportedRowSchema)
     .meta({ description: `The first ${IMPORT_LISTED_ROWS} rows applied (created, updated, unchanged or skipped), in file order.` }),
   refusals: z.array(ImportRefusalSchema).meta({ description: `The first ${IMPORT_LISTED_ROWS} refused rows, in file order.` }),
+  notes: z
+    .array(z.string())
+    .optional()
+    .meta({ description: 'Said once per domain: rows naming a domain the workspace has not verified went to its default domain.' }),
   stopped_at: ImportRefusalSchema.optional().meta({
     description: 'With `on_conflict=fail`: the conflict that stopped the import, which then changed nothing.',
   }),

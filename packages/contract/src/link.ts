@@ -5,6 +5,7 @@ import {
   expirationUrlField,
   expiresAtField,
   externalIdField,
+  linkDomainField,
   slugField,
   tagColorField,
   tagIdsField,
@@ -23,6 +24,11 @@ export const TagSummarySchema = z
 export const LinkSchema = z
   .object({
     id: z.string().meta({ description: 'Starts with `lnk_`.' }),
+    // Always sent; optional in the schema only so the spec's list of required fields stays as it is.
+    domain: z
+      .string()
+      .optional()
+      .meta({ description: "The link's domain: a branded domain's name, or the server's own (SHORT_DOMAIN's host). Always present." }),
     short_url: z.string(),
     destination_url: z.string(),
     title: z.string(),
@@ -44,6 +50,7 @@ export const LinkSchema = z
     id: 'Link',
     example: {
       id: 'lnk_V1StGXR8Z5jdHi',
+      domain: 'localhost',
       short_url: 'http://localhost:3000/spring',
       destination_url: 'https://example.com/launch?utm_source=newsletter',
       title: 'Spring launch',
@@ -61,6 +68,7 @@ export const CreateLinkBodySchema = z.strictObject({
   title: titleField,
   destination_url: destinationUrlField,
   slug: slugField.optional(),
+  domain: linkDomainField.optional(),
   utm: utmField.optional(),
   tag_ids: tagIdsField.optional(),
   tag_names: tagNamesField.optional(),
@@ -81,9 +89,9 @@ export const CreateLinkBodySchema = z.strictObject({
 
 /**
  * Body of PATCH /links/{id}: the create body's fields, each optional (only the fields sent change),
- * without the two that never change here: slug (never) and external_id (upsert sets it).
+ * without those that never change here: slug and domain (never) and external_id (upsert sets it).
  */
-export const UpdateLinkBodySchema = CreateLinkBodySchema.omit({ slug: true, external_id: true }).partial();
+export const UpdateLinkBodySchema = CreateLinkBodySchema.omit({ slug: true, domain: true, external_id: true }).partial();
 
 /**
  * The longest link reference taken. Over REST the value arrives URL-encoded: `ext_` plus 255
@@ -140,6 +148,9 @@ export const ListLinksQuerySchema = z.strictObject({
         `Trimmed; empty means no search. At most ${LIMITS.searchChars} characters. With tag_ids: links matching both.`,
       maxLength: LIMITS.searchChars,
     })
+    .optional(),
+  domain: linkDomainField
+    .meta({ description: "Links on this domain only: a branded domain's name, or the server's own (SHORT_DOMAIN's host)." })
     .optional(),
   sort: z
     .enum(LINK_SORTS, { error: `sort must be one of ${LINK_SORTS.join(', ')}` })

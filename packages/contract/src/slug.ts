@@ -17,6 +17,8 @@ export const RESERVED_SLUGS: ReadonlySet<string> = new Set([
   'favicon.ico',
   'robots.txt',
   'openapi',
+  // The TLS proxy's question (docs/domains.md); a slug never holds a dot, kept for the route test.
+  '.well-known',
   // Kept for pages a short-link service grows into.
   'admin',
   'app',

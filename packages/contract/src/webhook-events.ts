@@ -1,9 +1,9 @@
 // No zod here: part of the `./rules` entry that the dashboard imports.
 
 /**
- * Every event a webhook may subscribe to, in one place (docs/webhooks.md). `domain.verified`
- * joins them once domains exist. `webhook.test` is sent by POST /webhooks/{id}/test only and
- * cannot be subscribed to.
+ * Every event a webhook may subscribe to, in one place (docs/webhooks.md). `domain.verified`: a
+ * branded domain starts serving (docs/domains.md). `webhook.test` is sent by POST
+ * /webhooks/{id}/test only and cannot be subscribed to.
  */
 export const WEBHOOK_EVENT_TYPES = [
   'link.created',
@@ -13,6 +13,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'tag.created',
   'tag.updated',
   'tag.deleted',
+  'domain.verified',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export const WEBHOOK_TEST_EVENT = 'webhook.test';

@@ -25,6 +25,13 @@ export const CALLER_CHANGES_CHANNEL = 'shortlinks_caller_changes';
 export const ACCOUNT_LINKS_CHANNEL = 'shortlinks_account_links';
 
 /**
+ * The channel on which every change to a branded domain (added, verified, stopped, changed,
+ * deleted) is announced with the domain's id, by triggers (Migration20261127112800_domains):
+ * every process learns at once which hosts it serves.
+ */
+export const DOMAIN_CHANGES_CHANNEL = 'shortlinks_domain_changes';
+
+/**
  * Announces, when the surrounding transaction commits, that what an API key of this account
  * stands for changed (a key revoked, the plan or a limit changed): every process forgets the
  * callers it keeps in memory.
@@ -40,6 +47,8 @@ export interface ChangeHandlers {
   callerChanged(accountId: string): void;
   /** A link of this account, or a tag on one, or its click count changed. */
   accountLinksChanged(accountId: string): void;
+  /** A branded domain was added, verified, stopped, changed or deleted. */
+  domainChanged?(domainId: string): void;
   /**
    * Announcements may have been missed (first connection, or a reconnection): anything cached
    * about links or callers must be forgotten. `connected` tells whether announcements now arrive.
@@ -126,12 +135,15 @@ export class ChangeListener {
       if (message.channel === LINK_CHANGES_CHANNEL) this.#handlers.linkChanged(message.payload);
       else if (message.channel === CALLER_CHANGES_CHANNEL) this.#handlers.callerChanged(message.payload);
       else if (message.channel === ACCOUNT_LINKS_CHANNEL) this.#handlers.accountLinksChanged(message.payload);
+      else if (message.channel === DOMAIN_CHANGES_CHANNEL) this.#handlers.domainChanged?.(message.payload);
     });
     client.on('error', (error) => lost(error.message));
     client.on('end', () => lost('connection ended'));
     try {
       await client.connect();
-      await client.query(`listen ${LINK_CHANGES_CHANNEL}; listen ${CALLER_CHANGES_CHANNEL}; listen ${ACCOUNT_LINKS_CHANNEL}`);
+      await client.query(
+        `listen ${LINK_CHANGES_CHANNEL}; listen ${CALLER_CHANGES_CHANNEL}; listen ${ACCOUNT_LINKS_CHANNEL}; listen ${DOMAIN_CHANGES_CHANNEL}`,
+      );
       this.#client = client;
       if (this.#stopped) {
         await client.end();

@@ -6,6 +6,7 @@ export {
   type ChangeHandlers,
   ChangeListener,
   DEFAULT_HEARTBEAT,
+  DOMAIN_CHANGES_CHANNEL,
   type Heartbeat,
   LINK_CHANGES_CHANNEL,
 } from './change-announcements.ts';
@@ -17,6 +18,7 @@ export {
   Click,
   type Database,
   DenylistEntry,
+  Domain,
   entities,
   Invitation,
   Link,

@@ -30,6 +30,8 @@ export interface HarnessOptions {
   linkReadCacheMs?: number;
   /** How long links seen before the database became unreachable keep redirecting. */
   redirectStaleIfErrorMs?: number;
+  /** DNS servers for domain verification (`host:port`): a test's own DNS server. */
+  dnsServers?: string[];
   /** Distinct click events kept unwritten at most (CLICK_BUFFER_MAX). */
   clickBufferMax?: number;
   /** Remote reputation or other sources asked after the stored denylist, instead of the default domain list. */
@@ -84,6 +86,7 @@ export function testServers<Options extends HarnessBuildOptions>(build: ServerBu
       clickFlushMs,
       linkReadCacheMs,
       redirectStaleIfErrorMs,
+      dnsServers,
       clickBufferMax,
       reputation,
       logLevel = 'warn',
@@ -104,6 +107,7 @@ export function testServers<Options extends HarnessBuildOptions>(build: ServerBu
       clicks: { flushIntervalMs: clickFlushMs ?? 60_000, ...(clickBufferMax === undefined ? {} : { maxBuffered: clickBufferMax }) },
       ...(linkReadCacheMs === undefined ? {} : { linkReadCacheMs }),
       ...(redirectStaleIfErrorMs === undefined ? {} : { redirectStaleIfErrorMs }),
+      ...(dnsServers === undefined ? {} : { dnsServers }),
       ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
       mailer,
       ...(webhooks === undefined ? {} : { webhooks }),

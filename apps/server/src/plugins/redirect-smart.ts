@@ -1,5 +1,5 @@
 import { parse as parseQueryString } from 'node:querystring';
-import { previewPage, type SmartTarget, UNLOCK_COOKIE, UNLOCK_SECONDS, type Visits } from '@shortlinks/api/redirects';
+import { previewPage, redirectKey, type SmartTarget, UNLOCK_COOKIE, UNLOCK_SECONDS, type Visits } from '@shortlinks/api/redirects';
 import { LIMITS, SLUG_PATTERN } from '@shortlinks/contract';
 import { isDatabaseUnavailable } from '@shortlinks/db';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -24,17 +24,21 @@ const queryOf = (url: string) => {
   return at < 0 ? '' : url.slice(at + 1);
 };
 
-/** Answers a GET or HEAD of a smart link. */
+/**
+ * Answers a GET or HEAD of a smart link; `domainId`: the domain its Host named (null: the
+ * server's own), so a preview names the link's short URL on it.
+ */
 export async function answerSmartVisit(
   visits: Visits,
   request: SlugRequest,
   reply: FastifyReply,
   target: SmartTarget,
   now: number,
+  domainId: string | null,
 ): Promise<FastifyReply> {
   try {
     const unlocked = await visits.unlocked(target, request.headers, now);
-    return await answerOutcome(visits, request, reply, target, now, unlocked, request.method);
+    return await answerOutcome(visits, request, reply, target, now, unlocked, request.method, domainId);
   } catch (error) {
     return unavailable(reply, error);
   }
@@ -58,9 +62,11 @@ async function answerOutcome(
   now: number,
   unlocked: boolean,
   method: string,
+  domainId: string | null,
 ): Promise<FastifyReply> {
   const outcome = await visits.smartVisit(target, {
     slug: request.params.slug,
+    domainId,
     now,
     method,
     headers: request.headers,
@@ -120,7 +126,14 @@ export async function passwordRoute(app: FastifyInstance, { visits }: { visits: 
         return reply.code(429).headers(refusal.headers).send(refusal.body);
       }
       const { slug } = request.params;
-      const outcome = slug.length <= LIMITS.slugChars && SLUG_PATTERN.test(slug) ? await visits.resolve(slug, now) : undefined;
+      // The Host picks the domain, as for a GET (docs/domains.md): the slug is looked up on it only,
+      // and a host that is neither the server's nor a verified domain's looks nothing up.
+      const domain = visits.hostDomain(request.headers.host);
+      const domainId = domain ? domain.id : null;
+      const outcome =
+        domain !== undefined && slug.length <= LIMITS.slugChars && SLUG_PATTERN.test(slug)
+          ? await visits.resolve(redirectKey(domainId, slug), now)
+          : undefined;
       if (outcome?.kind !== 'smart' || outcome.target.smart.passwordHash === null) {
         // As before smart links: nothing is served at POST of any other path.
         return reply.code(404).send({ code: 'NOT_FOUND', message: `Nothing is served at POST /${slug}` });
@@ -147,10 +160,11 @@ export async function passwordRoute(app: FastifyInstance, { visits }: { visits: 
       const secure = request.protocol === 'https' ? '; Secure' : '';
       reply.header(
         'set-cookie',
+        // Path /{slug} on every domain: cookies are kept per host, so another domain's same slug never sees it.
         `${UNLOCK_COOKIE}=${attempt.cookie}; Path=/${slug}; Max-Age=${UNLOCK_SECONDS}; HttpOnly; SameSite=Lax${secure}`,
       );
       // Sent on as a GET of the unlocked link would be: rules, the click limit and the click.
-      return answerOutcome(visits, request, reply, target, now, true, 'GET');
+      return answerOutcome(visits, request, reply, target, now, true, 'GET', domainId);
     },
   );
 }

@@ -1,4 +1,4 @@
-import type { RedirectOutcome, Visits } from '@shortlinks/api/redirects';
+import { type HostDomain, type RedirectOutcome, redirectKey, type Visits } from '@shortlinks/api/redirects';
 import { LIMITS, SLUG_PATTERN } from '@shortlinks/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { clientAddress } from '../rate-limits.ts';
@@ -28,14 +28,30 @@ type SlugRequest = FastifyRequest<{ Params: { slug: string } }>;
  * synchronous (docs/performance.md).
  */
 export async function redirectPlugin(app: FastifyInstance, { visits, visitCounts }: RedirectPluginOptions) {
-  app.get('/', async (_request, reply) => reply.type('text/html; charset=utf-8').send(HOME_PAGE));
+  // The home page on the server's own domain; on a branded one its root redirect, else 404 (docs/domains.md).
+  app.get('/', async (request, reply) => {
+    const domain = visits.hostDomain(request.headers.host);
+    if (domain === null) return reply.type('text/html; charset=utf-8').send(HOME_PAGE);
+    if (domain?.rootRedirectUrl) return reply.code(302).headers(redirectHeaders(domain.rootRedirectUrl)).send();
+    return sendPage(reply, 404, NOT_FOUND_PAGE);
+  });
   app.get('/favicon.ico', async (_request, reply) => reply.code(204).send());
   app.get('/robots.txt', async (_request, reply) => reply.type('text/plain').send('User-agent: *\nAllow: /\n'));
 
   /** Answers a visit: the redirect (counted as a click) or the page of a link that does not redirect. */
-  function answer(request: SlugRequest, reply: FastifyReply, outcome: RedirectOutcome, now: number): FastifyReply | Promise<FastifyReply> {
-    if (outcome.kind === 'smart') return answerSmartVisit(visits, request, reply, outcome.target, now);
-    if (outcome.kind === 'not_found') return sendPage(reply, 404, NOT_FOUND_PAGE);
+  function answer(
+    request: SlugRequest,
+    reply: FastifyReply,
+    outcome: RedirectOutcome,
+    now: number,
+    domain: HostDomain,
+  ): FastifyReply | Promise<FastifyReply> {
+    if (outcome.kind === 'smart') return answerSmartVisit(visits, request, reply, outcome.target, now, domain ? domain.id : null);
+    if (outcome.kind === 'not_found') {
+      // A branded domain's not-found redirect: no link, so no click.
+      if (domain?.notFoundUrl) return reply.code(302).headers(redirectHeaders(domain.notFoundUrl)).send();
+      return sendPage(reply, 404, NOT_FOUND_PAGE);
+    }
     if (outcome.kind === 'gone') return sendPage(reply, 410, GONE_PAGE);
     if (outcome.kind === 'unavailable') {
       return sendPage(reply.header('retry-after', String(UNAVAILABLE_RETRY_AFTER_SECONDS)), 503, UNAVAILABLE_PAGE);
@@ -57,19 +73,26 @@ export async function redirectPlugin(app: FastifyInstance, { visits, visitCounts
       return;
     }
     const { slug } = request.params;
-    if (slug.length > LIMITS.slugChars || !SLUG_PATTERN.test(slug)) {
+    // The Host picks the domain; a host that is neither the server's nor a verified domain's looks nothing up.
+    const domain = visits.hostDomain(request.headers.host);
+    if (domain === undefined) {
       sendPage(reply, 404, NOT_FOUND_PAGE);
       return;
     }
-    const cached = visits.resolveCached(slug, now);
+    if (slug.length > LIMITS.slugChars || !SLUG_PATTERN.test(slug)) {
+      answer(request, reply, { kind: 'not_found' }, now, domain);
+      return;
+    }
+    const key = domain === null ? slug : redirectKey(domain.id, slug);
+    const cached = visits.resolveCached(key, now);
     if (cached) {
       visitCounts.cacheHits++;
       // A smart link's visit may wait (a cookie's key, a click limit): then the route does too.
-      if (cached.kind === 'smart') return answer(request, reply, cached, now);
-      answer(request, reply, cached, now);
+      if (cached.kind === 'smart') return answer(request, reply, cached, now, domain);
+      answer(request, reply, cached, now, domain);
       return;
     }
     visitCounts.cacheMisses++;
-    return visits.resolve(slug, now).then((outcome) => answer(request, reply, outcome, now));
+    return visits.resolve(key, now).then((outcome) => answer(request, reply, outcome, now, domain));
   });
 }

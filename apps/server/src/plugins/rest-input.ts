@@ -28,7 +28,10 @@ type Schema = Parameters<typeof instanceofZodTypeKind>[0];
  */
 export function restInputOf(path: string, meta: Meta): (request: FastifyRequest) => RestInput {
   const schema = unwrapZodType(procedureInputSchema(path), true);
-  const takesBody = meta.openapi.method !== 'GET' && meta.openapi.method !== 'DELETE';
+  // A POST whose input is its path alone (POST /domains/{id}/verify) takes no body, as DELETE.
+  const pathOnly =
+    instanceofZodTypeObject(schema) && Object.keys(schema.shape as object).every((key) => meta.openapi.path.includes(`{${key}}`));
+  const takesBody = meta.openapi.method !== 'GET' && meta.openapi.method !== 'DELETE' && !pathOnly;
   const named = namedPathParams(meta);
   if (instanceofZodTypeLikeVoid(schema)) {
     return (request) => {

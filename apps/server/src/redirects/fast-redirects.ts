@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
-import { isBot, type Visits } from '@shortlinks/api/redirects';
+import { isBot, redirectKey, type Visits } from '@shortlinks/api/redirects';
 import { isReservedSlug } from '@shortlinks/contract/rules';
 import type { FastifyServerOptions } from 'fastify';
 import { announcesBody } from '../connection-limits.ts';
@@ -57,8 +57,11 @@ function answerCachedVisit({ visits, trust, visitLog }: FastRedirectOptions, req
   if ((method !== 'GET' && method !== 'HEAD') || url === undefined || announcesBody(request)) return false;
   const slug = SLUG_PATH.exec(url)?.[1];
   if (slug === undefined || isReservedSlug(slug)) return false;
+  // The Host picks the domain, from memory; a host served by no domain is Fastify's 404.
+  const domain = visits.hostDomain(request.headers.host);
+  if (domain === undefined) return false;
   const now = Date.now();
-  const outcome = visits.resolveCached(slug, now);
+  const outcome = visits.resolveCached(domain === null ? slug : redirectKey(domain.id, slug), now);
   if (outcome?.kind !== 'redirect') return false;
   visitLog.counts.cacheHits++;
 

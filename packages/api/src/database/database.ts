@@ -14,6 +14,8 @@ const CONFLICT_BY_INDEX: Record<string, AppError> = {
   link_slug_live_key: new AppError('SLUG_TAKEN', undefined, 'slug'),
   link_external_id_live_key: new AppError('EXTERNAL_ID_TAKEN', undefined, 'external_id'),
   tag_account_name_key: new AppError('TAG_NAME_TAKEN', undefined, 'name'),
+  domain_verified_name_key: new AppError('DOMAIN_TAKEN', undefined, 'name'),
+  domain_account_name_key: new AppError('DOMAIN_TAKEN', 'The workspace has already added that domain', 'name'),
   app_user_email_key: new AppError('EMAIL_TAKEN', undefined, 'email'),
 };
 

@@ -8,10 +8,22 @@ import { asciiUrl, mergeUtm, type Utm } from './utm.ts';
 export class DestinationChecker {
   readonly #shortDomainHost: string;
   readonly #reputation: UrlReputation;
+  /** Whether a host is one of the server's verified branded domains (refused like the short domain: docs/domains.md). */
+  readonly #isBrandedDomain: (host: string) => boolean;
 
-  constructor(shortDomainHost: string, reputation: UrlReputation) {
+  constructor(shortDomainHost: string, reputation: UrlReputation, isBrandedDomain: (host: string) => boolean = () => false) {
     this.#shortDomainHost = shortDomainHost;
     this.#reputation = reputation;
+    this.#isBrandedDomain = isBrandedDomain;
+  }
+
+  /** A branded domain's root or not-found redirect as it will be stored, under the destination rules. */
+  async domainRedirect(field: 'root_redirect_url' | 'not_found_url', url: string): Promise<string> {
+    this.#checkPolicy(field, url);
+    const stored = asciiUrl(url);
+    if (stored.length > LIMITS.urlChars) throw validationError(field, `${field} must be at most ${LIMITS.urlChars} characters`);
+    await this.#checkReputation(field, stored);
+    return stored;
   }
 
   /**
@@ -52,6 +64,8 @@ export class DestinationChecker {
   #checkPolicy(field: string, sent: string): void {
     const problem = destinationProblem(sent, this.#shortDomainHost);
     if (problem) throw validationError(field, `${field} ${problem}`);
+    const host = new URL(sent).hostname.toLowerCase().replace(/\.+$/, '');
+    if (this.#isBrandedDomain(host)) throw validationError(field, `${field} must not point to a short-link domain of this server`);
   }
 
   /** Asks the reputation sources about the URL as it will be stored. */

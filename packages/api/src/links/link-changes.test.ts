@@ -5,6 +5,7 @@ import { NO_SMART_FIELDS } from './smart-link-fields.ts';
 const NOW = Date.UTC(2026, 10, 27);
 const link: TaggedLink = {
   id: 'lnk_1',
+  domain_id: null,
   slug: 'promo',
   destination_url: 'https://example.com/a',
   title: 'A',

@@ -10,6 +10,10 @@ export type TaggedLink = LinkRow & { tags: TagSummary[] };
 export interface NewLink {
   /** Absent: a random one is drawn. */
   slug: string | undefined;
+  /** The domain's name as sent; absent: the account's default domain, or the server's (docs/domains.md). */
+  domain?: string | undefined;
+  /** The domain already resolved (an import's row): its id, or null for the server's own. */
+  domainId?: string | null | undefined;
   /** The final destination (utm merged in). */
   destination_url: string;
   title: string;

@@ -98,10 +98,12 @@ export async function withPlansForTheSearch<T>(db: Db, query: Pick<ListLinksQuer
  * The live links of an account that a list request asks for (tag filter and search, both when
  * both are given), without order or page: the same rows are counted and paged.
  */
-export function matchingLinks(db: Db, accountId: string, query: Pick<ListLinksQuery, 'tag_ids' | 'search'>) {
+export function matchingLinks(db: Db, accountId: string, query: Pick<ListLinksQuery, 'tag_ids' | 'search'>, domainKey?: string) {
   const { tagIds, search, matchesNothing } = filtersOf(query);
   let live = db.selectFrom('link').where('link.account_id', '=', accountId).where('link.deleted_at', 'is', null);
   if (matchesNothing) return live.where((eb) => eb.val(false));
+  // The domain filter (docs/domains.md): '' is the server's own domain.
+  if (domainKey !== undefined) live = live.where(sql<string>`coalesce(${sql.ref('link.domain_id')}, '')`, '=', domainKey);
   if (tagIds) live = live.where('link.id', 'in', linksWithTag(db, tagIds));
   if (search) live = live.where('link.id', 'in', linksWithText(db, accountId, search).select('link_search.link_id'));
   return live;
@@ -114,11 +116,11 @@ export function matchingLinks(db: Db, accountId: string, query: Pick<ListLinksQu
  * not for every match (a narrow search of 1,000 matches read 1,000 links to sort them), and a broad
  * one walks that index newest first until the page is full (docs/performance.md, bench:list).
  */
-export function pageOfMatchingLinks(db: Db, accountId: string, query: ListLinksQuery) {
+export function pageOfMatchingLinks(db: Db, accountId: string, query: ListLinksQuery, domainKey?: string) {
   const { tagIds, search, matchesNothing } = filtersOf(query);
   const offset = (query.page - 1) * query.per_page;
-  if (!search || matchesNothing || query.sort !== 'created_at') {
-    return inListOrder(matchingLinks(db, accountId, query), query)
+  if (!search || matchesNothing || query.sort !== 'created_at' || domainKey !== undefined) {
+    return inListOrder(matchingLinks(db, accountId, query, domainKey), query)
       .limit(query.per_page)
       .offset(offset);
   }
@@ -159,10 +161,13 @@ export function pageOfMatchingLinks(db: Db, accountId: string, query: ListLinksQ
  * links only), in the (tag, link) index alone, a link with several of the tags once; with a
  * search, the matching rows of `link_search` (live links only), without reading a link.
  */
-export function countOfMatchingLinks(db: Db, accountId: string, query: Pick<ListLinksQuery, 'tag_ids' | 'search'>) {
+export function countOfMatchingLinks(db: Db, accountId: string, query: Pick<ListLinksQuery, 'tag_ids' | 'search'>, domainKey?: string) {
   const { tagIds, search, matchesNothing } = filtersOf(query);
   if (matchesNothing) {
     return db.selectNoFrom((eb) => eb.val('0').as('total'));
+  }
+  if (domainKey !== undefined) {
+    return matchingLinks(db, accountId, query, domainKey).select((eb) => eb.fn.countAll<string>().as('total'));
   }
   if (search) {
     const found = linksWithText(db, accountId, search);

@@ -4,12 +4,14 @@ import { type CompiledQuery, type ExpressionBuilder, type Selectable, sql } from
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import { filledIn, STAND_IN } from '../database/compiled-query.ts';
 import { type Db, storable } from '../database/database.ts';
+import type { ShortUrls } from '../domains/short-urls.ts';
 import { byName } from '../tags/tag-resolution.ts';
 import { SMART_LINK_FIELDS, withSmartFields } from './smart-link-fields.ts';
 
 /** The fields a link object is built from. */
 export const LINK_FIELDS = [
   'id',
+  'domain_id',
   'slug',
   'destination_url',
   'title',
@@ -44,6 +46,7 @@ const unixMs = (column: 'link.created_at' | 'link.expires_at') => sql<number>`fl
 /** The columns of a link object, for the {@link plainReader}: what LINK_COLUMNS reads, in the spec's units. */
 export const LINK_READ_COLUMNS = [
   'link.id',
+  'link.domain_id',
   'link.slug',
   'link.destination_url',
   'link.title',
@@ -59,10 +62,11 @@ export const LINK_READ_COLUMNS = [
 const unixTime = (value: Date | number): number => (typeof value === 'number' ? value : value.getTime());
 
 /** The spec's link object: fields present only when set are omitted when unset. */
-export function toLink(row: LinkRow | LinkRecord, tags: TagSummary[], shortDomain: string): Link {
+export function toLink(row: LinkRow | LinkRecord, tags: TagSummary[], urls: ShortUrls): Link {
   const link: Link = {
     id: row.id,
-    short_url: `${shortDomain}/${row.slug}`,
+    domain: urls.domainOf(row.domain_id),
+    short_url: urls.shortUrl(row.domain_id, row.slug),
     destination_url: row.destination_url,
     title: row.title,
     slug: row.slug,

@@ -4,6 +4,8 @@ import { effectiveLimits } from '../accounts/plans.ts';
 import { inTransaction, lockAccount, plainReader, readAccount } from '../database/database.ts';
 import type { UrlChecks } from '../destinations/bulk-url-checks.ts';
 import type { DestinationChecker } from '../destinations/destination-checker.ts';
+import type { LinkDomains } from '../domains/link-domains.ts';
+import type { ShortUrls } from '../domains/short-urls.ts';
 import { AppError } from '../errors.ts';
 import { Changes } from '../events/change-log.ts';
 import type { ExpiryChange } from './expiry.ts';
@@ -36,7 +38,8 @@ export interface PreparedChanges {
 export class LinkService {
   readonly #orm: Orm;
   readonly #destinations: DestinationChecker;
-  readonly #shortDomain: string;
+  readonly #urls: ShortUrls;
+  readonly #domains: LinkDomains | undefined;
   readonly #changed: (slug: string) => void;
   readonly #changes: Changes;
   /** Links and pages read by GET, kept while nothing of their account's links changes. */
@@ -49,15 +52,17 @@ export class LinkService {
   constructor(
     orm: Orm,
     destinations: DestinationChecker,
-    shortDomain: string,
+    urls: ShortUrls,
     changed: (slug: string) => void = () => {},
     reads = new LinkReadCache(),
+    domains?: LinkDomains,
     changes = new Changes(),
   ) {
     this.#changes = changes;
     this.#orm = orm;
     this.#destinations = destinations;
-    this.#shortDomain = shortDomain;
+    this.#urls = urls;
+    this.#domains = domains;
     this.#changed = changed;
     this.reads = reads;
   }
@@ -71,7 +76,7 @@ export class LinkService {
     const { result, slugs } = await inTransaction(this.#orm, async (db) => {
       const account = lock ? await lockAccount(db, accountId) : await readAccount(db, accountId);
       const log = await this.#changes.open(db, accountId);
-      const writes = new LinkWrites(db, account, log.wants());
+      const writes = new LinkWrites(db, account, this.#domains, log.wants());
       const result = await work(writes);
       await writes.finish();
       // What changed, in this transaction (events/change-log.ts): one record per link, bulk or import.
@@ -131,7 +136,8 @@ export class LinkService {
     const snapshot = this.reads.snapshot(accountId);
     const row = await findLiveLinkWithTags(plainReader(this.#orm), accountId, ref);
     if (!row) throw new AppError('LINK_NOT_FOUND');
-    const link = toLink(row, sortedTags(row.tags), this.#shortDomain);
+    await this.#urls.ensure([row]);
+    const link = toLink(row, sortedTags(row.tags), this.#urls);
     this.reads.set(accountId, ref, link, snapshot);
     return link;
   }
@@ -154,9 +160,11 @@ export class LinkService {
   async #readPage(accountId: string, query: ListLinksQuery): Promise<LinkPage> {
     // Up to 100 links a page: read without the ORM's per-row conversion.
     const db = plainReader(this.#orm);
-    if (!query.search && !query.tag_ids?.length) {
+    const domainKey = query.domain === undefined ? undefined : await this.#domainFilter(accountId, query.domain);
+    if (!query.search && !query.tag_ids?.length && domainKey === undefined) {
       const page = await unfilteredPage(db, accountId, query);
       if (!page) throw new AppError('UNAUTHORIZED');
+      await this.#urls.ensure(page.links);
       return this.#page(page.links, query, page.total, page.account);
     }
     const [account, counted, rows] = await Promise.all([
@@ -168,18 +176,25 @@ export class LinkService {
       withPlansForTheSearch(
         db,
         query,
-        (db): Promise<{ total: string | number }> => countOfMatchingLinks(db, accountId, query).executeTakeFirstOrThrow(),
+        (db): Promise<{ total: string | number }> => countOfMatchingLinks(db, accountId, query, domainKey).executeTakeFirstOrThrow(),
       ),
       withPlansForTheSearch(db, query, (db) =>
-        pageOfMatchingLinks(db, accountId, query).select(LINK_READ_COLUMNS).select(tagsColumn).execute(),
+        pageOfMatchingLinks(db, accountId, query, domainKey).select(LINK_READ_COLUMNS).select(tagsColumn).execute(),
       ),
     ]);
+    await this.#urls.ensure(rows);
     return this.#page(rows, query, Number(counted.total), account);
+  }
+
+  /** The list's `domain` filter as `coalesce(domain_id, '')` holds it (link-domains.ts). */
+  #domainFilter(accountId: string, domain: string): Promise<string> {
+    if (!this.#domains) return Promise.resolve('');
+    return this.#domains.filterKey(plainReader(this.#orm), accountId, domain);
   }
 
   #page(rows: readonly LinkWithTags[], query: ListLinksQuery, total: number, account: UnfilteredPage['account']): LinkPage {
     return {
-      links: rows.map((row) => toLink(row, sortedTags(row.tags), this.#shortDomain)),
+      links: rows.map((row) => toLink(row, sortedTags(row.tags), this.#urls)),
       page: query.page,
       per_page: query.per_page,
       total,
@@ -259,7 +274,7 @@ export class LinkService {
   }
 
   #link(link: TaggedLink): Link {
-    return toLink(link, link.tags, this.#shortDomain);
+    return toLink(link, link.tags, this.#urls);
   }
 }
 
@@ -267,6 +282,7 @@ export class LinkService {
 function newLinkOf({ body, destination, expiry, smart }: PreparedLink) {
   return {
     slug: body.slug,
+    domain: body.domain,
     destination_url: destination,
     title: body.title,
     external_id: body.external_id,

@@ -2,9 +2,11 @@ import { createHash } from 'node:crypto';
 import type { TagSummary } from '@shortlinks/contract';
 import { effectiveLimits } from '../accounts/plans.ts';
 import type { AccountRow, Db } from '../database/database.ts';
+import type { LinkDomainId, LinkDomains } from '../domains/link-domains.ts';
 import { AppError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { startCounting, stopCounting } from '../redirects/click-limit.ts';
+import { redirectKey } from '../redirects/redirect-key.ts';
 import { byName, createTags, findTags, setLinkTags } from '../tags/tag-resolution.ts';
 import { changedFields, keepsTags, type LinkChange, type NewLink, newExpiry, type TaggedLink } from './link-changes.ts';
 import { insertWithSlug } from './link-insert.ts';
@@ -51,17 +53,21 @@ export class LinkWrites {
   readonly #externalIds = new Map<string, string | undefined>();
   /** The tags of the links created here, written in one statement by {@link finish}: a round trip less per link. */
   readonly #newLinkTags = new Map<string, TagSummary[]>();
-  /** The slugs whose redirect this transaction changed. */
+  /** The slugs whose redirect this transaction changed, as the redirect cache keys them (redirect-key.ts). */
   readonly slugs = new Set<string>();
+  readonly #domains: LinkDomains | undefined;
+  /** The domains this transaction read, by name as sent ('' for the default). */
+  readonly #domainIds = new Map<string, LinkDomainId>();
   /** What this transaction changed, in order, when {@link #recording} (see {@link LinkWriteChange}). */
   readonly changes: LinkWriteChange[] = [];
   /** Whether someone listens to the changes: a deleted link's tags are then read before they go. */
   readonly #recording: boolean;
 
-  constructor(db: Db, account: AccountRow, recording = false) {
+  constructor(db: Db, account: AccountRow, domains?: LinkDomains, recording = false) {
     this.#db = db;
     this.#recording = recording;
     this.#account = account;
+    this.#domains = domains;
     this.#linkLimit = effectiveLimits(account).link_limit;
     this.#liveLinks = Number(account.live_link_count);
   }
@@ -73,6 +79,12 @@ export class LinkWrites {
       throw new AppError('LINK_LIMIT_REACHED', `The account is at its plan's limit of ${this.#linkLimit} links`);
     }
     if (link.external_id !== undefined) await this.#assertExternalIdFree(link.external_id, undefined);
+    const domainId =
+      link.domainId !== undefined
+        ? link.domainId
+        : this.#domains
+          ? await this.#domains.forNewLink(this.#db, this.#account.id, link.domain, this.#domainIds)
+          : null;
     const tags = await this.#findTags(link.tag_ids, link.tag_names);
     // The link before any new tag: a slug taken (by another account) is refused having created none,
     // so a batch goes on without that row's tags.
@@ -81,6 +93,7 @@ export class LinkWrites {
       {
         id: newId('lnk'),
         account_id: this.#account.id,
+        domain_id: domainId,
         destination_url: link.destination_url,
         title: link.title,
         external_id: link.external_id ?? null,
@@ -97,7 +110,7 @@ export class LinkWrites {
     const carried = await this.#created(tags);
     if (carried.length > 0) this.#newLinkTags.set(inserted.id, carried);
     if (inserted.external_id !== null) this.#externalIds.set(inserted.external_id, inserted.id);
-    this.slugs.add(inserted.slug);
+    this.slugs.add(redirectKey(inserted.domain_id, inserted.slug));
     const created = { ...inserted, tags: carried };
     if (this.#recording) this.changes.push({ type: 'link.created', link: created });
     return created;
@@ -133,7 +146,7 @@ export class LinkWrites {
     }
     if (link.external_id !== null && link.external_id !== updated.external_id) this.#externalIds.set(link.external_id, undefined);
     if (updated.external_id !== null) this.#externalIds.set(updated.external_id, updated.id);
-    this.slugs.add(updated.slug);
+    this.slugs.add(redirectKey(updated.domain_id, updated.slug));
     if (this.#recording) this.changes.push({ type: 'link.updated', link: { ...updated, tags } });
     return { ...updated, tags };
   }
@@ -150,7 +163,26 @@ export class LinkWrites {
     this.#newLinkTags.delete(link.id);
     this.#liveLinks--;
     if (link.external_id !== null) this.#externalIds.set(link.external_id, undefined);
-    this.slugs.add(link.slug);
+    this.slugs.add(redirectKey(link.domain_id, link.slug));
+  }
+
+  /**
+   * The domain an imported row goes on (docs/domains.md): the one it names when that is one of the
+   * workspace's verified domains or the server's own; else (or naming none) the workspace's
+   * default, as a link without `domain`, and `unknown` is the name it could not keep.
+   */
+  async importedDomain(name: string | undefined): Promise<{ domainId: LinkDomainId; unknown?: string }> {
+    if (!this.#domains) return { domainId: null };
+    if (name !== undefined) {
+      try {
+        return { domainId: await this.#domains.forNewLink(this.#db, this.#account.id, name, this.#domainIds) };
+      } catch (error) {
+        if (!(error instanceof AppError) || error.field !== 'domain') throw error;
+        const fallback = await this.#domains.forNewLink(this.#db, this.#account.id, undefined, this.#domainIds);
+        return { domainId: fallback, unknown: name.trim().toLowerCase() };
+      }
+    }
+    return { domainId: await this.#domains.forNewLink(this.#db, this.#account.id, undefined, this.#domainIds) };
   }
 
   /** Writes what the transaction left to its end (the new links' tags); the caller calls it before commit. */

@@ -5,6 +5,7 @@ import { AppError } from '../errors.ts';
 const UNKNOWN = {
   link: () => new AppError('LINK_NOT_FOUND'),
   tag: () => new AppError('TAG_NOT_FOUND'),
+  domain: () => new AppError('DOMAIN_NOT_FOUND'),
   webhook: () => new AppError('WEBHOOK_NOT_FOUND'),
   delivery: () => new AppError('WEBHOOK_DELIVERY_NOT_FOUND'),
 } as const;

@@ -1,4 +1,5 @@
 import type { Context } from './context.ts';
+import { domainsRouter } from './domains.ts';
 import { invitationsRouter } from './invitations.ts';
 import { linksRouter } from './links.ts';
 import { authRouter, membersRouter, workspaceRouter } from './people.ts';
@@ -13,6 +14,7 @@ export const appRouter = router({
   links: linksRouter,
   tags: tagsRouter,
   stats: statsRouter,
+  domains: domainsRouter,
   webhooks: webhooksRouter,
   auth: authRouter,
   members: membersRouter,

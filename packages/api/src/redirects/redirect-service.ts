@@ -1,8 +1,10 @@
 import type { Orm } from '@shortlinks/db';
 import { isDatabaseUnavailable } from '@shortlinks/db';
+import { sql } from 'kysely';
 import { reader } from '../database/database.ts';
 import { SMART_LINK_FIELDS } from '../links/smart-link-fields.ts';
 import { NO_LINK, RedirectCache, type RedirectTarget } from './redirect-cache.ts';
+import { parseRedirectKey } from './redirect-key.ts';
 import { type SmartRedirect, smartRedirectOf } from './smart-redirect.ts';
 
 /**
@@ -47,7 +49,10 @@ export class RedirectService {
     this.#staleIfErrorMs = staleIfErrorMs;
   }
 
-  /** The outcome from the cache alone; undefined when the slug is not cached (then {@link resolve}). */
+  /**
+   * The outcome from the cache alone; undefined when the slug is not cached (then {@link resolve}).
+   * `slug` here and below is the slug's key on its domain (redirect-key.ts).
+   */
   resolveCached(slug: string, now: number): RedirectOutcome | undefined {
     const entry = this.cache.get(slug);
     return entry === undefined ? undefined : outcomeOf(entry, now);
@@ -89,11 +94,15 @@ export class RedirectService {
     return loading;
   }
 
-  async #load(slug: string): Promise<RedirectTarget | undefined> {
+  /** `key`: the slug on its domain (redirect-key.ts). */
+  async #load(key: string): Promise<RedirectTarget | undefined> {
+    const { domainId, slug } = parseRedirectKey(key);
     // Converted: `expires_at` comes as a Date. A miss is read once per slug, then cached.
+    // The domain as link_slug_live_key holds it, so the index answers.
     const row = await reader(this.#orm)
       .selectFrom('link')
       .select(['id', 'destination_url', 'expires_at', 'expiration_url', ...SMART_LINK_FIELDS])
+      .where(sql<string>`coalesce(domain_id, '')`, '=', domainId ?? '')
       .where('slug', '=', slug)
       .where('deleted_at', 'is', null)
       .executeTakeFirst();

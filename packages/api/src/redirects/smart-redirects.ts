@@ -16,6 +16,8 @@ export type SmartTarget = RedirectTarget & { smart: SmartRedirect };
 /** A visit of a smart link, described once by the server's route. */
 export interface SmartVisit {
   slug: string;
+  /** The domain the visit came on (its Host): null for the server's own, else the branded domain's id. */
+  domainId: string | null;
   now: number;
   /** GET and HEAD; a POST whose password was right is a GET here. */
   method: string;
@@ -27,6 +29,11 @@ export interface SmartVisit {
   query: string;
   /** The visitor holds the link's cookie, or has just given its password. */
   unlocked: boolean;
+}
+
+/** Builds a link's short URL from its domain and slug (domains/short-urls.ts's ShortUrls). */
+export interface ShortUrlMaker {
+  shortUrl(domainId: string | null, slug: string): string;
 }
 
 /** What a visit of a smart link gets. */
@@ -51,13 +58,14 @@ export class SmartRedirects {
   readonly clickLimits: ClickLimits;
   readonly unlocks: LinkUnlocks;
   #guesses: PasswordGuesses;
-  readonly #origin: string;
+  /** A link's short URL on its domain (domains/short-urls.ts): what a preview names. */
+  readonly #shortUrls: ShortUrlMaker;
 
-  constructor(orm: Orm, origin: string, guesses = new PasswordGuesses()) {
+  constructor(orm: Orm, shortUrls: ShortUrlMaker, guesses = new PasswordGuesses()) {
     this.clickLimits = new ClickLimits(orm);
     this.unlocks = new LinkUnlocks(orm);
     this.#guesses = guesses;
-    this.#origin = origin;
+    this.#shortUrls = shortUrls;
   }
 
   /**
@@ -75,7 +83,7 @@ export class SmartRedirects {
     const bot = visit.agent.device === 'bot';
     if (smart.preview !== null && isPreviewBot(visit.userAgent)) {
       if (limited !== null && (await this.clickLimits.reached(target.linkId, limited))) return expired(target, false);
-      return { kind: 'preview', preview: smart.preview, shortUrl: `${this.#origin}/${visit.slug}` };
+      return { kind: 'preview', preview: smart.preview, shortUrl: this.#shortUrls.shortUrl(visit.domainId, visit.slug) };
     }
     if (smart.passwordHash !== null && !visit.unlocked) {
       if (limited !== null && (await this.clickLimits.reached(target.linkId, limited))) return expired(target, false);

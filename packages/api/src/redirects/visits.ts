@@ -1,3 +1,4 @@
+import type { DomainDirectory, HostDomain, ServedDomain } from '../domains/domain-directory.ts';
 import { countryCode, describeAgent, referrerHost } from './agent-class.ts';
 import type { ClickRecorder } from './click-recorder.ts';
 import { isQrScan } from './qr-scan.ts';
@@ -39,14 +40,21 @@ export class Visits {
   readonly #clicks: ClickRecorder;
   readonly #limiter: VisitLimiter;
   readonly #countryHeader: string | undefined;
+  readonly #domains: DomainDirectory | undefined;
 
   constructor(
-    { redirects, smartRedirects, clicks }: { redirects: RedirectService; smartRedirects: SmartRedirects; clicks: ClickRecorder },
+    {
+      redirects,
+      smartRedirects,
+      clicks,
+      domains,
+    }: { redirects: RedirectService; smartRedirects: SmartRedirects; clicks: ClickRecorder; domains?: DomainDirectory },
     settings: VisitSettings,
   ) {
     this.#redirects = redirects;
     this.#smart = smartRedirects;
     this.#clicks = clicks;
+    this.#domains = domains;
     this.#limiter = new VisitLimiter(settings.limit, settings.windowMs, settings.trackedAddresses);
     this.#countryHeader = settings.countryHeader;
   }
@@ -56,7 +64,23 @@ export class Visits {
     return this.#limiter.max;
   }
 
-  /** Where `slug` leads at `now`, from the redirect cache alone; undefined when it is not cached. */
+  /**
+   * The domain a visit's `Host` header names, from memory (docs/domains.md): a verified domain,
+   * the server's own (null), or neither (undefined: 404, nothing looked up).
+   */
+  hostDomain(host: string | undefined): HostDomain {
+    return this.#domains === undefined ? null : this.#domains.hostDomain(host);
+  }
+
+  /** The verified domain of this name (lower case), if this server serves it: what a TLS proxy may get a certificate for. */
+  servedDomain(name: string): ServedDomain | undefined {
+    return this.#domains?.served(name);
+  }
+
+  /**
+   * Where `slug` leads at `now`, from the redirect cache alone; undefined when it is not cached.
+   * `slug` is the slug's key on its domain (redirect-key.ts): the slug itself on the server's own.
+   */
   resolveCached(slug: string, now: number): RedirectOutcome | undefined {
     return this.#redirects.resolveCached(slug, now);
   }
@@ -81,12 +105,22 @@ export class Visits {
    */
   smartVisit(
     target: SmartTarget,
-    visit: { slug: string; now: number; method: string; headers: VisitHeaders; query: string; unlocked: boolean },
+    visit: {
+      slug: string;
+      /** The visit's domain (its Host): null for the server's own, else the branded domain's id. */
+      domainId: string | null;
+      now: number;
+      method: string;
+      headers: VisitHeaders;
+      query: string;
+      unlocked: boolean;
+    },
   ): Promise<SmartOutcome> {
     const userAgent = visit.headers['user-agent'];
     const language = visit.headers['accept-language'];
     return this.#smart.visit(target, {
       slug: visit.slug,
+      domainId: visit.domainId,
       now: visit.now,
       method: visit.method,
       userAgent,

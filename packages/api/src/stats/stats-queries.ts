@@ -39,6 +39,8 @@ export interface BreakdownRow {
   clicks: string;
   slug: string | null;
   title: string | null;
+  /** The link's branded domain (null: the server's own or not a link), for its short URL. */
+  domain_id: string | null;
 }
 
 export interface StatsBounds {
@@ -261,12 +263,12 @@ export function breakdownQuery(subject: Exclude<StatsSubject, { kind: 'tag' }>, 
     )`;
   return part === 'links'
     ? sql<BreakdownRow>`${ranked}
-      select ranked.dimension, ranked.value, ranked.clicks, link.slug, link.title
+      select ranked.dimension, ranked.value, ranked.clicks, link.slug, link.title, link.domain_id
       from ranked left join link on link.id = ranked.value
       where ranked.rank <= ${range.top}
       order by ranked.rank`
     : sql<BreakdownRow>`${ranked}
-      select ranked.dimension, ranked.value, ranked.clicks, null as slug, null as title
+      select ranked.dimension, ranked.value, ranked.clicks, null as slug, null as title, null as domain_id
       from ranked
       where ranked.rank <= ${range.top}
       order by ranked.dimension, ranked.rank`;
@@ -299,6 +301,6 @@ export function tagBreakdownSumsQuery(subject: Extract<StatsSubject, { kind: 'ta
   return sql<BreakdownRow>`
     with days as materialized (${days(range)}),
     sums as (select dimension, value, sum(clicks) as clicks from (${rows}) rows group by dimension, value)
-    select sums.dimension, sums.value, sums.clicks, link.slug, link.title
+    select sums.dimension, sums.value, sums.clicks, link.slug, link.title, link.domain_id
     from sums left join link on sums.dimension = 'link' and link.id = sums.value`;
 }

@@ -2,6 +2,7 @@ import type { BreakdownEntry, GroupStats, LinkStats, StatsQuery, TopLink } from 
 import type { Orm } from '@shortlinks/db';
 import { sql } from 'kysely';
 import { reader, storable } from '../database/database.ts';
+import type { ShortUrls } from '../domains/short-urls.ts';
 import { AppError, validationError } from '../errors.ts';
 import { findLiveLink } from '../links/link-reads.ts';
 import { type BreakdownPart, type BreakdownRow, readBreakdowns, readSeries, type StatsSubject } from './stats-queries.ts';
@@ -28,13 +29,13 @@ const BREAKDOWN_READS: Record<'link' | 'account', BreakdownPart[]> = {
 /** Click statistics of a link, a tag (its live links) or an account (docs/statistics.md). */
 export class StatsService {
   readonly #orm: Orm;
-  readonly #shortDomain: string;
+  readonly #urls: ShortUrls;
   /** PostgreSQL's zone names by lower-cased name, loaded once: `tz` must be one PostgreSQL knows too. */
   #zones: Promise<Map<string, string>> | undefined;
 
-  constructor(orm: Orm, shortDomain: string) {
+  constructor(orm: Orm, urls: ShortUrls) {
     this.#orm = orm;
-    this.#shortDomain = shortDomain;
+    this.#urls = urls;
   }
 
   async link(accountId: string, ref: string, query: StatsQuery): Promise<LinkStats> {
@@ -124,7 +125,7 @@ export class StatsService {
     const clicks = Number(row.clicks);
     if (row.dimension === 'link') {
       if (row.slug === null || row.title === null) return;
-      topLinks.push({ id: row.value, slug: row.slug, short_url: `${this.#shortDomain}/${row.slug}`, title: row.title, clicks });
+      topLinks.push({ id: row.value, slug: row.slug, short_url: this.#urls.shortUrl(row.domain_id, row.slug), title: row.title, clicks });
       return;
     }
     if (row.dimension === 'city') {

@@ -4,6 +4,7 @@ import { ApiKey } from './api-key.ts';
 import { AppUser } from './app-user.ts';
 import { Click } from './click.ts';
 import { DenylistEntry } from './denylist-entry.ts';
+import { Domain } from './domain.ts';
 import { Invitation } from './invitation.ts';
 import { Link } from './link.ts';
 import { LinkClickLimit } from './link-click-limit.ts';
@@ -24,6 +25,7 @@ export {
   AppUser,
   Click,
   DenylistEntry,
+  Domain,
   Invitation,
   Link,
   LinkClickLimit,
@@ -48,6 +50,7 @@ export const entities = [
   ApiKey,
   Click,
   DenylistEntry,
+  Domain,
   Link,
   LinkClickLimit,
   LinkSearch,
@@ -74,6 +77,7 @@ export type Database = InferKyselyDB<
   | typeof ApiKey
   | typeof Click
   | typeof DenylistEntry
+  | typeof Domain
   | typeof Link
   | typeof LinkClickLimit
   | typeof LinkSearch

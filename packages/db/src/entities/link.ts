@@ -1,5 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { Account } from './account.ts';
+import { Domain } from './domain.ts';
 
 /**
  * A short link. Deleted links keep their row (deleted_at set) so click history survives,
@@ -10,7 +11,15 @@ export const Link = defineEntity({
   tableName: 'link',
   // Partial and expression indexes, declared so schema diffs know them (created by the migration).
   indexes: [
-    { name: 'link_slug_live_key', expression: 'create unique index link_slug_live_key on link (slug) where deleted_at is null' },
+    // Slugs are unique per domain; a null domain_id is the server's own domain (docs/domains.md).
+    {
+      name: 'link_slug_live_key',
+      expression: "create unique index link_slug_live_key on link ((coalesce(domain_id, '')), slug) where deleted_at is null",
+    },
+    {
+      name: 'link_domain_live_idx',
+      expression: 'create index link_domain_live_idx on link (domain_id) where deleted_at is null and domain_id is not null',
+    },
     {
       name: 'link_external_id_live_key',
       expression:
@@ -36,6 +45,8 @@ export const Link = defineEntity({
   properties: {
     id: p.text().primary(),
     account: () => p.manyToOne(Account).fieldName('account_id').columnType('text').deleteRule('cascade'),
+    /** The branded domain the link lives on; null: the server's own (SHORT_DOMAIN). */
+    domain: () => p.manyToOne(Domain).fieldName('domain_id').columnType('text').nullable().deleteRule('set null'),
     slug: p.string().length(64),
     destination_url: p.text(),
     title: p.text(),

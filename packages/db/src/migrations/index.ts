@@ -12,6 +12,7 @@ import { Migration20261125100000_account_api_rate_limit } from './Migration20261
 import { Migration20261126080000_link_searched_text } from './Migration20261126080000_link_searched_text.ts';
 import { Migration20261127090000_account_links_changes } from './Migration20261127090000_account_links_changes.ts';
 import { Migration20261127100000_link_slug_changes } from './Migration20261127100000_link_slug_changes.ts';
+import { Migration20261127112800_domains } from './Migration20261127112800_domains.ts';
 import { Migration20261127112900_webhooks } from './Migration20261127112900_webhooks.ts';
 import { Migration20261127260000_people } from './Migration20261127260000_people.ts';
 import { Migration20261127261000_invitations } from './Migration20261127261000_invitations.ts';
@@ -19,6 +20,7 @@ import { Migration20261127262000_two_factor } from './Migration20261127262000_tw
 import { Migration20261127263000_single_sign_on } from './Migration20261127263000_single_sign_on.ts';
 import { Migration20261127300000_smart_links } from './Migration20261127300000_smart_links.ts';
 import { Migration20261127304500_click_places_and_triggers } from './Migration20261127304500_click_places_and_triggers.ts';
+import { Migration20261127402800_domain_smart_announcements } from './Migration20261127402800_domain_smart_announcements.ts';
 
 /** Every migration in order. Listed explicitly so no file-system discovery is needed at run time. */
 export const migrationsList: MigrationObject[] = [
@@ -35,6 +37,7 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261126080000_link_searched_text', class: Migration20261126080000_link_searched_text },
   { name: 'Migration20261127090000_account_links_changes', class: Migration20261127090000_account_links_changes },
   { name: 'Migration20261127100000_link_slug_changes', class: Migration20261127100000_link_slug_changes },
+  { name: 'Migration20261127112800_domains', class: Migration20261127112800_domains },
   { name: 'Migration20261127112900_webhooks', class: Migration20261127112900_webhooks },
   { name: 'Migration20261127260000_people', class: Migration20261127260000_people },
   { name: 'Migration20261127261000_invitations', class: Migration20261127261000_invitations },
@@ -42,4 +45,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261127263000_single_sign_on', class: Migration20261127263000_single_sign_on },
   { name: 'Migration20261127300000_smart_links', class: Migration20261127300000_smart_links },
   { name: 'Migration20261127304500_click_places_and_triggers', class: Migration20261127304500_click_places_and_triggers },
+  { name: 'Migration20261127402800_domain_smart_announcements', class: Migration20261127402800_domain_smart_announcements },
 ];

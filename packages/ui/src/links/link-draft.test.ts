@@ -15,6 +15,7 @@ import {
 
 const link: Link = {
   id: 'lnk_1',
+  domain: 'sho.rt',
   short_url: 'https://sho.rt/abc123',
   destination_url: 'https://example.com/page?ref=1&utm_source=news&utm_campaign=spring',
   title: 'Spring',

@@ -4,6 +4,7 @@ import type { Link } from '@shortlinks/client';
 export function sampleLink(changes: Partial<Link> = {}): Link {
   return {
     id: 'lnk_1',
+    domain: 'sho.rt',
     short_url: 'https://sho.rt/abc123',
     destination_url: 'https://example.com/read',
     title: 'Read me',

@@ -2,6 +2,7 @@ import type { ExportedLink, ExportFormat, ListLinksQuery, Preview, RedirectRule 
 import type { Orm } from '@shortlinks/db';
 import { sql } from 'kysely';
 import { reader } from '../../database/database.ts';
+import type { ShortUrls } from '../../domains/short-urls.ts';
 import { matchingLinks } from '../link-list-query.ts';
 import { LINK_COLUMNS, sortedTags, tagsColumn } from '../link-reads.ts';
 import { fileLine, fileStart } from './export-format.ts';
@@ -34,11 +35,11 @@ export type ExportFilter = Pick<ListLinksQuery, 'tag_ids' | 'search'>;
  */
 export class LinkExportService {
   readonly #orm: Orm;
-  readonly #shortDomain: string;
+  readonly #urls: ShortUrls;
 
-  constructor(orm: Orm, shortDomain: string) {
+  constructor(orm: Orm, urls: ShortUrls) {
     this.#orm = orm;
-    this.#shortDomain = shortDomain;
+    this.#urls = urls;
   }
 
   /** The account's live links (those the filter matches, as the list matches them), one page at a time. */
@@ -58,10 +59,12 @@ export class LinkExportService {
       }
       const rows = await query.orderBy('link.created_at').orderBy('link.id').limit(pageSize).execute();
       if (rows.length === 0) return;
+      // A link's short URL names its domain (docs/domains.md), which the import reads back.
+      await this.#urls.ensure(rows);
       yield rows.map((row) => ({
         id: row.id,
         slug: row.slug,
-        short_url: `${this.#shortDomain}/${row.slug}`,
+        short_url: this.#urls.shortUrl(row.domain_id, row.slug),
         destination_url: row.destination_url,
         title: row.title,
         tags: sortedTags(row.tags).map((tag) => tag.name),

@@ -16,6 +16,10 @@ export interface CheckedLink {
   expires_at: Date | null | undefined;
   expiration_url: string | undefined;
   created_at: Date | undefined;
+  /** The domain the file names, as written. */
+  domain: string | undefined;
+  /** The domain the row goes on, once the import has resolved it: an id, or null for the server's own. */
+  domainId?: string | null;
   /** The smart fields the row carries (issue #30), their URLs not yet checked. */
   smart: Pick<CreateLinkBody, 'max_clicks' | 'rules' | 'preview'>;
   password_hash: string | undefined;
@@ -74,6 +78,7 @@ export function checkImportedLink(link: ImportedLink, now: number): CheckedLink 
     expires_at: expiresAt,
     expiration_url: expirationUrl,
     created_at: createdAt,
+    domain: link.domain,
     smart: { max_clicks: checked.max_clicks, rules: checked.rules, preview: checked.preview },
     password_hash: link.password_hash,
   };

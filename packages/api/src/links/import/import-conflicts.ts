@@ -1,4 +1,5 @@
 import { AppError } from '../../errors.ts';
+import { redirectKey } from '../../redirects/redirect-key.ts';
 import type { TaggedLink } from '../link-changes.ts';
 import type { LinkNames } from '../link-writes.ts';
 import type { CheckedLink } from './import-checks.ts';
@@ -41,7 +42,8 @@ export class NamedLinks {
   /** `found`: the live links with the batch's names, oldest first. */
   constructor(found: readonly TaggedLink[], names: LinkNames) {
     for (const link of found) {
-      if (names.slugs.has(link.slug)) this.#bySlug.set(link.slug, link);
+      // By slug on its domain: the same slug may live on several (docs/domains.md).
+      if (names.slugs.has(link.slug)) this.#bySlug.set(redirectKey(link.domain_id, link.slug), link);
       if (link.external_id !== null && names.externalIds.has(link.external_id)) this.#byExternalId.set(link.external_id, link);
       if (names.destinations.has(link.destination_url) && !this.#byDestination.has(link.destination_url)) {
         this.#byDestination.set(link.destination_url, link);
@@ -56,7 +58,7 @@ export class NamedLinks {
    */
   conflict(link: CheckedLink): TaggedLink | undefined {
     if (!named(link)) return this.#byDestination.get(link.destination_url);
-    const atSlug = link.slug === undefined ? undefined : this.#bySlug.get(link.slug);
+    const atSlug = link.slug === undefined ? undefined : this.#bySlug.get(redirectKey(link.domainId ?? null, link.slug));
     const withExternalId = link.external_id === undefined ? undefined : this.#byExternalId.get(link.external_id);
     if (atSlug && withExternalId && atSlug.id !== withExternalId.id) {
       throw new AppError('EXTERNAL_ID_TAKEN', `external_id "${link.external_id}" belongs to another link`, 'external_id');
@@ -65,7 +67,7 @@ export class NamedLinks {
   }
 
   created(link: TaggedLink): void {
-    this.#bySlug.set(link.slug, link);
+    this.#bySlug.set(redirectKey(link.domain_id, link.slug), link);
     if (link.external_id !== null) this.#byExternalId.set(link.external_id, link);
     if (!this.#byDestination.has(link.destination_url)) this.#byDestination.set(link.destination_url, link);
   }
@@ -73,7 +75,7 @@ export class NamedLinks {
   updated(before: TaggedLink, after: TaggedLink): void {
     if (before.external_id !== null) this.#byExternalId.delete(before.external_id);
     if (after.external_id !== null) this.#byExternalId.set(after.external_id, after);
-    this.#bySlug.set(after.slug, after);
+    this.#bySlug.set(redirectKey(after.domain_id, after.slug), after);
     if (this.#byDestination.get(before.destination_url)?.id === before.id) this.#byDestination.delete(before.destination_url);
     if (!this.#byDestination.has(after.destination_url)) this.#byDestination.set(after.destination_url, after);
   }

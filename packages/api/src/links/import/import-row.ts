@@ -16,6 +16,8 @@ export interface ImportedLink {
   expiration_url?: string;
   /** Unix milliseconds; kept, so the link keeps its age. */
   created_at?: number;
+  /** The domain the file puts the link on (docs/domains.md): kept when it is one of the workspace's verified domains. */
+  domain?: string;
   /** Smart links (issue #30), as our own export writes them: the password's argon2id hash, never a password. */
   password_hash?: string;
   max_clicks?: unknown;

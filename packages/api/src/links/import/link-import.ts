@@ -51,6 +51,8 @@ export interface AppliedRow {
 }
 
 export interface ImportResult extends ImportCounts {
+  /** Said once per domain: rows naming a domain the workspace has not verified went to its default domain. */
+  notes: string[];
   /** Under `--on-conflict fail`: the conflict that stopped the import, which then changed nothing. */
   stoppedAt?: RowRefusal;
   dryRun: boolean;
@@ -75,6 +77,8 @@ interface ImportRun {
   stoppedAt: RowRefusal | undefined;
   /** The links this run created or updated, by id, with the row that did: a later row naming one by slug or external id is checked against it. */
   imported: Map<string, number>;
+  /** Domains rows named that the workspace has not verified (their rows went to the default domain). */
+  unknownDomains: Set<string>;
 }
 
 /**
@@ -112,7 +116,7 @@ export class LinkImportService {
       counts[outcome]++;
       options.onApplied?.({ row, outcome, slug: link.slug, destination_url: link.destination_url, randomSlug });
     };
-    const run: ImportRun = { mode, counts, refuse, applied, stoppedAt: undefined, imported: new Map() };
+    const run: ImportRun = { mode, counts, refuse, applied, stoppedAt: undefined, imported: new Map(), unknownDomains: new Set() };
 
     if (dryRun || mode === 'fail') {
       try {
@@ -139,7 +143,10 @@ export class LinkImportService {
     }
     // Stopped by a conflict, the `fail` import was undone: it created and updated nothing.
     const written = run.stoppedAt ? { created: 0, updated: 0, unchanged: 0, skipped: 0 } : {};
-    const result: ImportResult = { ...counts, ...written, dryRun };
+    const notes = [...run.unknownDomains].map(
+      (domain) => `Rows naming ${domain} went to the default domain: it is not one of the workspace's verified domains`,
+    );
+    const result: ImportResult = { ...counts, ...written, dryRun, notes };
     if (run.stoppedAt) result.stoppedAt = run.stoppedAt;
     return result;
   }
@@ -170,6 +177,13 @@ export class LinkImportService {
   /** Applies one batch with `writes`, in its transaction. */
   async #apply(writes: LinkWrites, batch: PreparedRow[], run: ImportRun): Promise<void> {
     const now = Date.now();
+    // Each row's domain first: its slug is matched on that domain only.
+    for (const prepared of batch) {
+      if (!('link' in prepared)) continue;
+      const { domainId, unknown } = await writes.importedDomain(prepared.link.domain);
+      prepared.link.domainId = domainId;
+      if (unknown !== undefined) run.unknownDomains.add(unknown);
+    }
     const names = namesOf(batch.flatMap((prepared) => ('link' in prepared ? [prepared.link] : [])));
     const links = new NamedLinks(await writes.liveLinksNamed(names), names);
 
@@ -235,6 +249,7 @@ export class LinkImportService {
 function newLinkOf(link: CheckedLink): NewLink {
   return {
     slug: link.slug,
+    domainId: link.domainId,
     destination_url: link.destination_url,
     title: link.title ?? titleFromDestination(link.destination_url),
     external_id: link.external_id,

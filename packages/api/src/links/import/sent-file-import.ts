@@ -75,7 +75,7 @@ export class SentFileImportService {
         'file',
       );
     }
-    const { read, created, updated, unchanged, skipped, refused, stoppedAt } = result;
+    const { read, created, updated, unchanged, skipped, refused, stoppedAt, notes } = result;
     const report: ImportReport = {
       format,
       dry_run: sent.dry_run,
@@ -90,6 +90,7 @@ export class SentFileImportService {
       rows: stoppedAt ? [] : rows,
       refusals,
     };
+    if (notes.length > 0) report.notes = notes;
     if (stoppedAt) report.stopped_at = answered(stoppedAt);
     return report;
   }

@@ -23,10 +23,14 @@ describe('import formats: each tool’s own file', () => {
           comments: 'Line one\r\nline two',
           expires_at: at('2026-12-31T23:59:59.000Z'),
           expiration_url: 'https://example.com/over',
+          domain: 'sl.test',
           created_at: at('2026-11-23T05:30:00.000Z'),
         },
       },
-      { row: 4, link: { slug: 'docs', destination_url: 'https://example.com/docs', created_at: at('2026-11-20T08:00:00.000Z') } },
+      {
+        row: 4,
+        link: { slug: 'docs', destination_url: 'https://example.com/docs', created_at: at('2026-11-20T08:00:00.000Z'), domain: 'sl.test' },
+      },
     ]);
   });
 
@@ -45,10 +49,14 @@ describe('import formats: each tool’s own file', () => {
           comments: 'Line one\nline two',
           expires_at: at('2026-12-31T23:59:59.000Z'),
           expiration_url: 'https://example.com/over',
+          domain: 'sl.test',
           created_at: at('2026-11-23T05:30:00.000Z'),
         },
       },
-      { row: 2, link: { slug: 'docs', destination_url: 'https://example.com/docs', created_at: at('2026-11-20T08:00:00.000Z') } },
+      {
+        row: 2,
+        link: { slug: 'docs', destination_url: 'https://example.com/docs', created_at: at('2026-11-20T08:00:00.000Z'), domain: 'sl.test' },
+      },
     ]);
   });
 
@@ -63,10 +71,14 @@ describe('import formats: each tool’s own file', () => {
           destination_url: 'https://example.com/products/launch?utm_source=news',
           title: 'Launch "2024"',
           tag_names: ['marketing', 'product'],
+          domain: 's.test',
           created_at: at('2024-03-05T14:22:10Z'),
         },
       },
-      { row: 3, link: { slug: 'x7Kp2', destination_url: 'https://example.com/a,b', created_at: at('2024-03-06T08:01:00Z') } },
+      {
+        row: 3,
+        link: { slug: 'x7Kp2', destination_url: 'https://example.com/a,b', created_at: at('2024-03-06T08:01:00Z'), domain: 's.test' },
+      },
       {
         row: 4,
         link: {
@@ -74,6 +86,7 @@ describe('import formats: each tool’s own file', () => {
           destination_url: 'https://example.com/notes',
           title: 'Two lines',
           tag_names: ['docs'],
+          domain: 's.test',
           created_at: at('2024-03-07T18:45:30Z'),
         },
       },
@@ -91,10 +104,14 @@ describe('import formats: each tool’s own file', () => {
           destination_url: 'https://example.com/',
           title: 'Example',
           tag_names: ['one', 'two'],
+          domain: 's.test',
           created_at: at('2022-04-02T08:00:00Z'),
         },
       },
-      { row: 3, link: { slug: 'café', destination_url: 'https://example.com/cafe', created_at: at('2022-04-03T09:30:00Z') } },
+      {
+        row: 3,
+        link: { slug: 'café', destination_url: 'https://example.com/cafe', created_at: at('2022-04-03T09:30:00Z'), domain: 's.test' },
+      },
     ]);
   });
 

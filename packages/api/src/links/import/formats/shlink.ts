@@ -3,7 +3,7 @@ import { csvRecords } from './csv-records.ts';
 import { foreignTitle } from './foreign-title.ts';
 import { rowsOfCsv } from './rows.ts';
 import type { TextSource } from './text.ts';
-import { cell, required, slugOfShortUrl, splitTags, timestamp } from './values.ts';
+import { cell, hostOfShortUrl, required, slugOfShortUrl, splitTags, timestamp } from './values.ts';
 
 /**
  * Shlink's web-client export (shlink-web-component, `ExportShortUrlsBtn` → json2csv):
@@ -22,6 +22,7 @@ export function readShlinkCsv(source: TextSource): AsyncGenerator<ImportRow> {
     // (shlink-web-client's ExportShortUrlsBtn, `shortUrl.tags.join(',')`).
     tag_names: splitTags(cells.tags, 'shortcode' in cells ? '|' : ','),
     created_at: timestamp(cell(cells.createdat), 'createdAt'),
+    domain: cell(cells.domain) ?? hostOfShortUrl(cell(cells.shorturl)),
   }));
 }
 

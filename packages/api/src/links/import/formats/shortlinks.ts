@@ -4,7 +4,7 @@ import { csvRecords } from './csv-records.ts';
 import { jsonLines } from './json-lines.ts';
 import { rowsOfCsv, rowsOfJsonLines } from './rows.ts';
 import type { TextSource } from './text.ts';
-import { cell, invalid, jsonText, jsonTextList, refuse, required, timestamp } from './values.ts';
+import { cell, hostOfShortUrl, invalid, jsonText, jsonTextList, refuse, required, timestamp } from './values.ts';
 
 /**
  * Our own export (docs/import-export.md, "Our own export"): `id, slug, short_url, destination_url,
@@ -45,6 +45,8 @@ function linkOf(text: (key: string) => string | undefined, tags: string[] | unde
     expires_at: timestamp(text('expires_at'), 'expires_at'),
     expiration_url: text('expiration_url'),
     created_at: timestamp(text('created_at'), 'created_at'),
+    // The link's domain is its short URL's host (docs/domains.md).
+    domain: hostOfShortUrl(text('short_url')),
     password_hash: text('password_hash'),
     max_clicks: json('max_clicks'),
     rules: json('rules'),

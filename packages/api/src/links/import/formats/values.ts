@@ -99,6 +99,17 @@ function zoneOffsetMinutes(zone: string): number | undefined {
  * one), percent-decoded. `bit.ly/abc` (Bitly's `id`, no scheme) reads as `https://bit.ly/abc`.
  * A URL without a path gives no slug; text that is no URL refuses the row.
  */
+/** The host of a short URL as a file writes it (with or without scheme); undefined when it is none. */
+export function hostOfShortUrl(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const text = value.trim();
+  try {
+    return new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `https://${text}`).hostname || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function slugOfShortUrl(value: string | undefined, field: string): string | undefined {
   if (value === undefined) return undefined;
   const text = value.trim();
