@@ -34,6 +34,8 @@ export interface HarnessOptions {
   dnsServers?: string[];
   /** Distinct click events kept unwritten at most (CLICK_BUFFER_MAX). */
   clickBufferMax?: number;
+  /** Clicks written per statement at most while a webhook subscribes to `link.clicked` (tests lower it to see chunks). */
+  clickEventsPerChunk?: number;
   /** Remote reputation or other sources asked after the stored denylist, instead of the default domain list. */
   reputation?: UrlReputation;
   logLevel?: string;
@@ -88,6 +90,7 @@ export function testServers<Options extends HarnessBuildOptions>(build: ServerBu
       redirectStaleIfErrorMs,
       dnsServers,
       clickBufferMax,
+      clickEventsPerChunk,
       reputation,
       logLevel = 'warn',
       logStream,
@@ -104,7 +107,11 @@ export function testServers<Options extends HarnessBuildOptions>(build: ServerBu
       orm,
       shortDomain,
       reputation: reputation ?? new LocalDenylist(denylist ?? ['flagged.example']),
-      clicks: { flushIntervalMs: clickFlushMs ?? 60_000, ...(clickBufferMax === undefined ? {} : { maxBuffered: clickBufferMax }) },
+      clicks: {
+        flushIntervalMs: clickFlushMs ?? 60_000,
+        ...(clickBufferMax === undefined ? {} : { maxBuffered: clickBufferMax }),
+        ...(clickEventsPerChunk === undefined ? {} : { clickEventsPerChunk }),
+      },
       ...(linkReadCacheMs === undefined ? {} : { linkReadCacheMs }),
       ...(redirectStaleIfErrorMs === undefined ? {} : { redirectStaleIfErrorMs }),
       ...(dnsServers === undefined ? {} : { dnsServers }),

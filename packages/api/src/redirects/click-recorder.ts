@@ -5,6 +5,7 @@ import { type Db, plainReader } from '../database/database.ts';
 import { GeoLookup } from '../stats/geo-lookup.ts';
 import type { VisitorAgent } from './agent-class.ts';
 import { type ClickGroup, writeClickBatch } from './click-batch.ts';
+import { chunksOf } from './click-chunks.ts';
 import type { ClickTrigger } from './click-values.ts';
 import { isoDay, VisitorSalts } from './visitor-salts.ts';
 import { type WriteProgress, writeApart } from './write-apart.ts';
@@ -40,6 +41,8 @@ export interface ClickRecorderOptions {
   written?: () => void;
   /** Where visitors' countries and cities are looked up when clicks are written; none: no database. */
   geo?: GeoLookup;
+  /** Clicks written per statement at most while a webhook subscribes to `link.clicked` (tests lower it). */
+  clickEventsPerChunk?: number;
 }
 
 /** Clicks the recorder gave up on since it started (for metrics); they are in no count. */
@@ -97,6 +100,13 @@ const RETENTION_CHUNK = 20_000;
  * about half a second (docs/performance.md).
  */
 const FLUSH_CHUNK = 5_000;
+/**
+ * Clicks written per statement at most while some enabled webhook subscribes to `link.clicked`:
+ * then each click is also an event and a delivery (click-batch.ts), about 100–200 µs of
+ * PostgreSQL each on a busy machine, so a chunk of 5,000 groups of many clicks each would outlast
+ * the statement bound and be cut at every attempt. 5,000 clicks take about a second.
+ */
+const CLICK_EVENTS_PER_CHUNK = 5_000;
 /** While writes keep failing (database unreachable), the failure is logged at most this often. */
 const FAILURE_LOG_INTERVAL_MS = 60_000;
 
@@ -121,6 +131,7 @@ export class ClickRecorder {
   readonly #written: () => void;
   readonly #salts = new VisitorSalts();
   readonly #geo: GeoLookup;
+  readonly #clickEventsPerChunk: number;
   #groups = new Map<string, ClickGroup>();
   /**
    * Each link's group counted last, of those in `#groups`: a visit equal to it is counted without
@@ -149,6 +160,7 @@ export class ClickRecorder {
     this.#log = options.log ?? (() => {});
     this.#written = options.written ?? (() => {});
     this.#geo = options.geo ?? new GeoLookup([]);
+    this.#clickEventsPerChunk = options.clickEventsPerChunk ?? CLICK_EVENTS_PER_CHUNK;
   }
 
   record(event: ClickEvent): void {
@@ -342,9 +354,8 @@ export class ClickRecorder {
       // database hung) is then rolled back when PostgreSQL runs again, rather than committed
       // after the groups were kept for the next attempt, and counted twice.
       const write = (groups: ClickGroup[]) => db.transaction().execute((trx) => writeClickBatch(trx, groups));
-      const groups = [...batch.values()];
-      for (let start = 0; start < groups.length; start += FLUSH_CHUNK) {
-        const chunk = groups.slice(start, start + FLUSH_CHUNK);
+      const clicksPerChunk = (await clickEventsSubscribed(db)) ? this.#clickEventsPerChunk : Number.POSITIVE_INFINITY;
+      for (const chunk of chunksOf([...batch.values()], FLUSH_CHUNK, clicksPerChunk)) {
         await writeApart(write, chunk, progress);
         // Written (or refused): if a later chunk fails, only what follows is kept for the next attempt.
         const refused = new Set(progress.refused.map(({ item }) => item));
@@ -430,6 +441,13 @@ export class ClickRecorder {
       this.#lastMaintenance = now - MAINTENANCE_INTERVAL_MS + 60_000;
     }
   }
+}
+
+/** Whether some enabled webhook subscribes to `link.clicked`: one short query per flush. */
+async function clickEventsSubscribed(db: Db): Promise<boolean> {
+  const { rows } = await sql<{ subscribed: boolean }>`
+    select exists (select 1 from webhook where enabled and 'link.clicked' = any(events)) as subscribed`.execute(db);
+  return rows[0]?.subscribed === true;
 }
 
 /** `1 click`, `3 clicks`. */
