@@ -109,7 +109,8 @@ export class WebhookSender {
       if (!delivery) return undefined;
       const { rows: inFlight } = await sql<{ n: number }>`
         select count(*)::int as n from webhook_delivery
-        where webhook_id = ${hook.id} and status = 'pending' and claimed_until > clock_timestamp()`.execute(db);
+        where webhook_id = ${hook.id} and status = 'pending'
+          and claimed_until is not null and claimed_until > clock_timestamp()`.execute(db);
       if ((inFlight[0]?.n ?? 0) >= DELIVERY_RULES.perWebhookAtOnce) return undefined;
       await sql`update webhook_delivery set claimed_until = clock_timestamp() + ${`${DELIVERY_RULES.claimMs} milliseconds`}::interval
         where id = ${delivery.id}`.execute(db);
