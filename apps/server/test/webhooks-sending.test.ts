@@ -145,4 +145,33 @@ describe('sending webhooks', () => {
     expect(left).toEqual([recent.id]);
     expect((await db.execute('select count(*)::int as n from webhook_attempt where delivery_id = ?', [old.id]))[0]?.n).toBe(0);
   });
+  // Last: it stops this server's queue for a while, and starts it again.
+  test('the sweep gives a job again only to a delivery whose job is gone, not to one waiting its turn', async () => {
+    const receiver = await plainReceiver((_request, response) => response.writeHead(204).end());
+    const account = await createAccount(server);
+    const hook = (await account.call('POST', '/webhooks', { url: `${receiver.url}/hook`, events: ['link.created'] })).body;
+    await server.services.webhookQueue.stop();
+    try {
+      await createLink(account);
+      const db = server.orm.em.fork().getConnection();
+      const [delivery] = await db.execute('select id from webhook_delivery where webhook_id = ?', [hook.id]);
+      if (!delivery) throw new Error('no delivery');
+      const key = `webhook_delivery:${delivery.id}`;
+      const job = async () => (await db.execute('select id::text, revision from graphile_worker.jobs where key = ?', [key]))[0];
+      const waiting = await job();
+      expect(waiting).toMatchObject({ revision: 0 });
+      // Overdue by a minute, its job waiting in line: the sweep leaves it alone.
+      await db.execute("update webhook_delivery set next_attempt_at = clock_timestamp() - interval '1 minute' where id = ?", [delivery.id]);
+      await server.services.webhookQueue.sweep();
+      expect(await job()).toEqual(waiting);
+      // Its job gone (as after a restore, or a job given up on): the sweep adds one.
+      await db.execute('select graphile_worker.remove_job(?)', [key]);
+      expect(await job()).toBeUndefined();
+      await server.services.webhookQueue.sweep();
+      expect(await job()).toMatchObject({ revision: 0 });
+    } finally {
+      await server.services.webhookQueue.start(server.databaseUrl);
+    }
+    await waitFor(async () => receiver.hits === 1, 20_000, 'the delivery sent');
+  });
 });

@@ -74,7 +74,8 @@ export class WebhookQueue {
   }
 
   /**
-   * Gives each pending delivery of an enabled webhook that is overdue and not taken its job again,
+   * Gives each pending delivery of an enabled webhook that is overdue, not taken and without a job
+   * waiting to run (its job lost with a killed sender, or never added) its job again,
    * and deletes delivery records past WEBHOOK_LOG_DAYS. Every process may sweep at once: adding a
    * job by its key moves the waiting one, and sending takes the delivery first.
    */
@@ -85,6 +86,11 @@ export class WebhookQueue {
       where d.status = 'pending' and (w.enabled or d.type = 'webhook.test')
         and d.next_attempt_at < clock_timestamp() - ${OVERDUE}::interval
         and (d.claimed_until is null or d.claimed_until < clock_timestamp())
+        -- Only those without a job that will run: a backlog waiting its turn (a click flush makes
+        -- thousands at once) keeps its jobs, rather than having them added again every sweep.
+        and not exists (
+          select 1 from graphile_worker.jobs j
+          where j.key = ${`${DELIVERY_TASK}:`} || d.id and j.locked_at is null and j.attempts < j.max_attempts)
       order by d.next_attempt_at limit 1000`.execute(db);
     for (const { id } of rows) await enqueueDelivery(db, id);
     const cutoff = `${this.#settings.logDays} days`;
