@@ -5,6 +5,7 @@ import {
   RequireTwoFactorBodySchema,
   TwoFactorCodeBodySchema,
   TwoFactorEnrolmentSchema,
+  TwoFactorProofBodySchema,
   TwoFactorStatusSchema,
 } from '@shortlinks/contract';
 import type { TRPCRouterRecord } from '@trpc/server';
@@ -80,9 +81,9 @@ export const twoFactorRouter = {
     person: true,
     errors: ['FORBIDDEN', 'VALIDATION_ERROR'],
   })
-    .input(TwoFactorCodeBodySchema)
+    .input(TwoFactorProofBodySchema)
     .output(RecoveryCodesSchema)
-    .mutation(({ ctx, input }) => ctx.services.twoFactor.newRecoveryCodes(personOf(ctx.caller).user.id, input.code)),
+    .mutation(({ ctx, input }) => ctx.services.twoFactor.newRecoveryCodes(personOf(ctx.caller).user.id, input)),
 
   /** The second step of a sign-in: the code after the password (the pending sign-in's cookie says whose). */
   signIn: publicProcedure({
