@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { announceCallerChange, type Orm } from '@shortlinks/db';
 import { sql } from 'kysely';
+import type { Caller } from '../accounts/caller.ts';
 import { type Db, inTransaction, reader, storable } from '../database/database.ts';
 import { AppError, validationError } from '../errors.ts';
 import { hashOneTimeToken, newOneTimeToken } from './invitation-token.ts';
+import { KeyTwoFactorRule } from './key-two-factor-rule.ts';
 import { passwordMatches, verifyAgainstDummy } from './passwords.ts';
 import type { WebExchange } from './sign-in-attempts.ts';
 import { consumeRecoveryCode, generateRecoveryCodes, newTotpSecret, totpEnrolment, verifyTotpCode } from './two-factor.ts';
@@ -42,10 +44,12 @@ const splitHashes = (text: string) => text.split(' ').filter(Boolean);
 export class TwoFactorService {
   readonly #orm: Orm;
   readonly #changed: (accountId: string) => void;
+  readonly #keyRule: KeyTwoFactorRule;
 
   constructor(orm: Orm, changed: (accountId: string) => void) {
     this.#orm = orm;
     this.#changed = changed;
+    this.#keyRule = new KeyTwoFactorRule(orm);
   }
 
   async status(userId: string): Promise<TwoFactorStatus> {
@@ -231,6 +235,11 @@ export class TwoFactorService {
     if (!(await this.#end(pending.id))) throw new AppError('TWO_FACTOR_EXPIRED');
     web.pendingSignIn?.clear();
     return pending.user_id;
+  }
+
+  /** An API key's caller under the workspace's requirement: its maker must have two-factor on (key-two-factor-rule.ts). */
+  forKey(caller: Caller): Promise<Caller> {
+    return this.#keyRule.apply(caller);
   }
 
   /** Whether the owner requires two-factor in the workspace. */
