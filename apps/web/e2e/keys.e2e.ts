@@ -2,6 +2,7 @@ import { callApi, createAccount, type TestAccount, type TestServer } from '@shor
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { type DashboardBrowser, launchDashboardBrowser, type PageWatch, screenshotAll } from './browser.ts';
+import { picture } from './layout.ts';
 import { startTestServer } from './test-server.ts';
 
 /*
@@ -98,8 +99,11 @@ describe('the API keys page', () => {
     const key = ((await notice.getByTestId('new-key').textContent()) ?? '').trim();
     expect(key).toMatch(/^slk_[A-Za-z0-9_-]{43}$/);
     await notice.getByRole('button', { name: 'Copy' }).click();
-    await notice.getByText('Copied').waitFor();
+    await notice.getByText('Copied', { exact: true }).waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
+    await page.getByRole('row', { name: 'Reporting script' }).waitFor();
+    // docs/dashboard-keys.png (with UPDATE_SCREENSHOTS=1): the key shown once, above the list.
+    await picture(page, 'keys', { fullPage: true });
     await notice.getByRole('button', { name: 'I have copied it' }).click();
     await notice.waitFor({ state: 'detached' });
     expect(await page.content()).not.toContain(key);
