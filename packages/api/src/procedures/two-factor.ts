@@ -25,7 +25,7 @@ const twoFactor = (method: 'GET' | 'POST', path: string): Meta['openapi'] => ({
 });
 
 export const twoFactorRouter = {
-  status: authedProcedure({ openapi: twoFactor('GET', 'status'), success: 200, role: 'viewer', person: true, errors: ['FORBIDDEN'] })
+  status: authedProcedure({ openapi: twoFactor('GET', 'status'), success: 200, role: 'viewer', scope: 'session', errors: ['FORBIDDEN'] })
     .input(z.strictObject({}))
     .output(TwoFactorStatusSchema)
     .query(async ({ ctx }) => {
@@ -38,7 +38,8 @@ export const twoFactorRouter = {
     openapi: twoFactor('POST', 'enrol'),
     success: 200,
     role: 'viewer',
-    person: true,
+    scope: 'session',
+
     errors: ['FORBIDDEN', 'VALIDATION_ERROR'],
   })
     .input(z.strictObject({}))
@@ -52,7 +53,8 @@ export const twoFactorRouter = {
     openapi: twoFactor('POST', 'confirm'),
     success: 200,
     role: 'viewer',
-    person: true,
+    scope: 'session',
+
     errors: ['FORBIDDEN', 'VALIDATION_ERROR'],
   })
     .input(TwoFactorCodeBodySchema)
@@ -63,7 +65,8 @@ export const twoFactorRouter = {
     openapi: twoFactor('POST', 'disable'),
     success: 200,
     role: 'viewer',
-    person: true,
+    scope: 'session',
+
     errors: ['FORBIDDEN', 'VALIDATION_ERROR'],
   })
     .input(DisableTwoFactorBodySchema)
@@ -77,7 +80,8 @@ export const twoFactorRouter = {
     openapi: twoFactor('POST', 'recovery-codes'),
     success: 200,
     role: 'viewer',
-    person: true,
+    scope: 'session',
+
     errors: ['FORBIDDEN', 'VALIDATION_ERROR'],
   })
     .input(TwoFactorCodeBodySchema)
@@ -89,6 +93,7 @@ export const twoFactorRouter = {
     openapi: twoFactor('POST', 'sign-in'),
     success: 200,
     role: 'anyone',
+    scope: 'anyone',
     errors: ['TWO_FACTOR_EXPIRED', 'FORBIDDEN', 'VALIDATION_ERROR'],
   })
     .input(TwoFactorCodeBodySchema)
@@ -104,6 +109,7 @@ export const twoFactorRouter = {
     openapi: twoFactor('POST', 'require'),
     success: 200,
     role: 'owner',
+    scope: 'every-scope',
     errors: ['FORBIDDEN', 'VALIDATION_ERROR'],
   })
     .input(RequireTwoFactorBodySchema)
