@@ -199,6 +199,7 @@ describe('signing in with two-factor on', () => {
       {
         accountId: other.account.id,
         keyId: null,
+        scopes: null,
         role: 'owner',
         user: { id: owner.id, email: owner.email },
         session: null,

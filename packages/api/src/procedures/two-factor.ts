@@ -26,7 +26,7 @@ const twoFactor = (method: 'GET' | 'POST', path: string): Meta['openapi'] => ({
 });
 
 export const twoFactorRouter = {
-  status: authedProcedure({ openapi: twoFactor('GET', 'status'), success: 200, role: 'viewer', person: true, errors: ['FORBIDDEN'] })
+  status: authedProcedure({ openapi: twoFactor('GET', 'status'), success: 200, role: 'viewer', scope: 'session', errors: ['FORBIDDEN'] })
     .input(z.strictObject({}))
     .output(TwoFactorStatusSchema)
     .query(async ({ ctx }) => {
@@ -39,7 +39,8 @@ export const twoFactorRouter = {
     openapi: twoFactor('POST', 'enrol'),
     success: 200,
     role: 'viewer',
-    person: true,
+    scope: 'session',
+
     errors: ['FORBIDDEN', 'VALIDATION_ERROR'],
   })
     .input(z.strictObject({}))
@@ -53,7 +54,8 @@ export const twoFactorRouter = {
     openapi: twoFactor('POST', 'confirm'),
     success: 200,
     role: 'viewer',
-    person: true,
+    scope: 'session',
+
     errors: ['FORBIDDEN', 'VALIDATION_ERROR'],
   })
     .input(TwoFactorCodeBodySchema)
@@ -64,7 +66,8 @@ export const twoFactorRouter = {
     openapi: twoFactor('POST', 'disable'),
     success: 200,
     role: 'viewer',
-    person: true,
+    scope: 'session',
+
     errors: ['FORBIDDEN', 'VALIDATION_ERROR'],
   })
     .input(DisableTwoFactorBodySchema)
@@ -78,7 +81,8 @@ export const twoFactorRouter = {
     openapi: twoFactor('POST', 'recovery-codes'),
     success: 200,
     role: 'viewer',
-    person: true,
+    scope: 'session',
+
     errors: ['FORBIDDEN', 'VALIDATION_ERROR'],
   })
     .input(TwoFactorProofBodySchema)
@@ -90,6 +94,7 @@ export const twoFactorRouter = {
     openapi: twoFactor('POST', 'sign-in'),
     success: 200,
     role: 'anyone',
+    scope: 'anyone',
     errors: ['TWO_FACTOR_EXPIRED', 'FORBIDDEN', 'VALIDATION_ERROR'],
   })
     .input(TwoFactorCodeBodySchema)
@@ -105,6 +110,7 @@ export const twoFactorRouter = {
     openapi: twoFactor('POST', 'require'),
     success: 200,
     role: 'owner',
+    scope: 'every-scope',
     errors: ['FORBIDDEN', 'VALIDATION_ERROR'],
   })
     .input(RequireTwoFactorBodySchema)
