@@ -19,8 +19,6 @@ const VIEWER = 'viewer@keys.example';
 let server: TestServer;
 let browser: DashboardBrowser;
 let workspace: TestAccount;
-/** Whether the server has the keys procedures (issue #27's `keys.*`). */
-let keysServed = false;
 const contexts: { context: BrowserContext; watch: PageWatch }[] = [];
 let current: BrowserContext | undefined;
 
@@ -35,8 +33,6 @@ beforeAll(async () => {
     const user = await server.services.users.create(email, PASSWORD);
     await server.services.members.add(workspace.account.id, user.id, role);
   }
-  const probe = await fetch(`${server.origin}/trpc/keys.list?input=%7B%7D`, { headers: { authorization: `Bearer ${workspace.key}` } });
-  keysServed = probe.status !== 404;
 });
 afterAll(async () => {
   await browser?.close();
@@ -74,8 +70,7 @@ const offeredScopes = (page: Page) =>
     .evaluateAll((boxes) => boxes.map((box) => (box as HTMLInputElement).value));
 
 describe('the API keys page', () => {
-  test('a member makes a links.read key, sees it once, uses it, sees its last use, and revokes it', async ({ skip }) => {
-    if (!keysServed) skip('the server has no keys.* procedures yet (issue #27)');
+  test('a member makes a links.read key, sees it once, uses it, sees its last use, and revokes it', async () => {
     const page = await signedInPage(MEMBER);
     expect(await offeredScopes(page)).toEqual([
       'links.read',
@@ -142,8 +137,7 @@ describe('the API keys page', () => {
     expect((await callApi(server, key, 'GET', '/links')).status).toBe(401);
   });
 
-  test('a viewer is offered read-only scopes only', async ({ skip }) => {
-    if (!keysServed) skip('the server has no keys.* procedures yet (issue #27)');
+  test('a viewer is offered read-only scopes only', async () => {
     const page = await signedInPage(VIEWER);
     const offered = await offeredScopes(page);
     expect(offered).toEqual(['links.read', 'tags.read', 'analytics.read', 'domains.read']);

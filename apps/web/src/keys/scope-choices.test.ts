@@ -1,8 +1,10 @@
+import { SCOPES } from '@shortlinks/contract';
 import { describe, expect, test } from 'vitest';
 import { includedByWrite, readScopeOf, SCOPE_CHOICES, scopesOfRole, scopesToSend } from './scope-choices.ts';
 
 describe('the scopes the keys page offers', () => {
   test('every scope of the API, in its order', () => {
+    expect(SCOPE_CHOICES.map((choice) => choice.scope)).toEqual([...SCOPES]);
     expect(SCOPE_CHOICES.map((choice) => choice.scope)).toEqual([
       'links.read',
       'links.write',

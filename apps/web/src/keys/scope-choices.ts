@@ -3,7 +3,7 @@
  * the least role that may give each: a person makes keys within their role, a viewer read-only ones.
  * The server decides (it refuses a scope beyond the maker's role with 403 FORBIDDEN); this list only
  * keeps the page from offering what would be refused. It mirrors the server's `SCOPE_LEAST_ROLE`
- * (packages/api/src/accounts/key-scopes.ts); `scope-choices.test.ts` holds them equal.
+ * (packages/api/src/accounts/key-scopes.ts); `scope-choices.test.ts` holds the list to the contract's `SCOPES`, and keys.e2e.ts the roles' offers.
  */
 export type Role = 'owner' | 'admin' | 'member' | 'viewer';
 
