@@ -7,7 +7,7 @@ import { NewKeyNotice } from './NewKeyNotice.tsx';
 import { type Role, SCOPE_CHOICES, scopesOfRole } from './scope-choices.ts';
 
 /**
- * API keys (docs/accounts.md, "Keys and scopes"): make one (a name, the scopes the role allows, an
+ * API keys (docs/accounts.md, "The keys page"): make one (a name, the scopes the role allows, an
  * expiry), shown once with a copy button; the list with each key's scopes, dates and last use;
  * revoking asks first. A person makes keys for themselves; a key's maker acts through it.
  */

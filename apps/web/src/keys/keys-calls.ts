@@ -2,7 +2,7 @@ import { CallFailed, sessionMutation, sessionQuery } from '../people/session-cal
 import { currentCsrfToken } from '../session/people-api.ts';
 import type { Scope } from './scope-choices.ts';
 
-/** A key as `keys.list` answers it (docs/accounts.md, "Keys and scopes"); times in Unix epoch ms. */
+/** A key as `keys.list` answers it (docs/accounts.md, "The keys page"); times in Unix epoch ms. */
 export interface KeyView {
   id: string;
   name: string;

@@ -1,5 +1,5 @@
 /**
- * The scopes the keys page offers (docs/accounts.md, "Keys and scopes"), in the API's order, with
+ * The scopes the keys page offers (docs/accounts.md, "The keys page"), in the API's order, with
  * the least role that may give each: a person makes keys within their role, a viewer read-only ones.
  * The server decides (it refuses a scope beyond the maker's role with 403 FORBIDDEN); this list only
  * keeps the page from offering what would be refused. It mirrors the server's `SCOPE_LEAST_ROLE`
