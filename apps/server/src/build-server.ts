@@ -30,7 +30,7 @@ import { openApiPlugin } from './plugins/openapi.ts';
 import { redirectPlugin } from './plugins/redirect.ts';
 import { NOT_FOUND_PAGE, sendPage } from './plugins/redirect-pages.ts';
 import { restPlugin } from './plugins/rest.ts';
-import { singleSignOnPlugin } from './plugins/single-sign-on.ts';
+import { pendingCookieKey, singleSignOnPlugin } from './plugins/single-sign-on.ts';
 import { tlsAskPlugin } from './plugins/tls-ask.ts';
 import { trpcPlugin } from './plugins/trpc.ts';
 import { registerRateLimits, TRACKED_CLIENTS } from './rate-limits.ts';
@@ -181,7 +181,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   await app.register(healthPlugin, { orm });
   await app.register(apiScope, { services, baseUrl, cookies, signInAttempts });
   const sso = options.singleSignOn && new SsoService(orm, services.signIn, options.singleSignOn);
-  await app.register(singleSignOnPlugin, { sso, services, cookies, signInAttempts, publicUrl: options.publicUrl });
+  const cookieKey = options.singleSignOn && pendingCookieKey(options.singleSignOn.clientSecret);
+  await app.register(singleSignOnPlugin, { sso, cookieKey, services, cookies, signInAttempts, publicUrl: options.publicUrl });
   await app.register(dashboardPlugin, { prefix: '/app' });
   // Outside the API scope, so a redirect runs no CORS hook.
   await app.register(redirectPlugin, { visits, visitCounts: visitLog.counts });

@@ -9,6 +9,7 @@ import {
   EXPORT_MEDIA_TYPES,
   errorExample,
   LIMITS,
+  SCOPES,
 } from '@shortlinks/contract';
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import { addFileOperation } from './openapi-file-operations.ts';
@@ -59,7 +60,7 @@ export function buildOpenApiDocument(router: AppRouter, baseUrl: string): OpenAP
     content: {
       'application/json': {
         schema: errorSchema,
-        examples: Object.fromEntries(codes.map((code) => [code, { value: errorExample(code, meta.errorExamples?.[code]) }])),
+        examples: Object.fromEntries(codes.map((code) => [code, { value: errorExample(code, exampleOf(code, meta)) }])),
       },
     },
   });
@@ -74,7 +75,17 @@ export function buildOpenApiDocument(router: AppRouter, baseUrl: string): OpenAP
     operation.operationId = name.replace('.', '_');
     // The least role that may call it (docs/accounts.md, "Roles"), for people reading the document and for tools.
     (operation as Operation & { 'x-role'?: string })['x-role'] = meta.role;
-    operation.description = `${operation.description ? `${operation.description}\n\n` : ''}Needs the role \`${meta.role}\`${meta.role === 'owner' ? '' : ' or above'} in the workspace.`;
+    // The scope an API key needs (docs/accounts.md, "Keys and scopes"), as an extension and as the
+    // security requirement's scopes, so generators and people see it.
+    const scope = meta.scope;
+    (operation as Operation & { 'x-scope'?: string })['x-scope'] = scope;
+    const keyScopes = scope === 'every-scope' ? [...SCOPES] : scope === 'session' || scope === 'anyone' ? [] : [scope];
+    operation.security = [{ bearerAuth: keyScopes }];
+    const needs =
+      keyScopes.length === 1
+        ? ` An API key needs the scope \`${scope}\`${scope.endsWith('.read') ? ` (or \`${scope.replace(/\.read$/, '.write')}\`)` : ''}.`
+        : '';
+    operation.description = `${operation.description ? `${operation.description}\n\n` : ''}Needs the role \`${meta.role}\`${meta.role === 'owner' ? '' : ' or above'} in the workspace.${needs}`;
 
     const success = operation.responses['200'] as { content?: unknown; description?: string } | undefined;
     const responses: Record<string, unknown> = {};
@@ -100,7 +111,8 @@ export function buildOpenApiDocument(router: AppRouter, baseUrl: string): OpenAP
       ...(hasBody ? (['PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'] as const) : []),
       'UNAUTHORIZED',
       // A key made by a person acts with their role: below the operation's, it is refused.
-      ...(meta.role === 'viewer' || meta.role === 'anyone' ? [] : (['FORBIDDEN'] as const)),
+      // A key without the operation's scope is refused, whatever its role.
+      ...(meta.role === 'anyone' ? [] : (['FORBIDDEN'] as const)),
       ...meta.errors,
       'RATE_LIMITED',
       // Any call may meet the database down or restarting (docs/operations.md).
@@ -214,6 +226,13 @@ function addStreamedOperation(document: OpenAPIObject, meta: Meta): void {
       },
     },
   };
+}
+
+/** The operation's own example of an error: a refusal names the scope a key lacks, when the operation has one. */
+function exampleOf(code: ErrorCode, meta: Meta) {
+  const own = meta.errorExamples?.[code];
+  if (own || code !== 'FORBIDDEN' || !(SCOPES as readonly string[]).includes(meta.scope)) return own;
+  return { message: `This key lacks the scope ${meta.scope}` };
 }
 
 const mediaType = (contentType: string) => contentType.split(';')[0] ?? contentType;

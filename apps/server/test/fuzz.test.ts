@@ -493,6 +493,7 @@ async function endpoints(): Promise<Endpoint[]> {
 const unknownIdCode = (path: string, parameter = 'id') => {
   if (parameter === 'delivery_id') return 'WEBHOOK_DELIVERY_NOT_FOUND';
   if (path.startsWith('/domains/')) return 'DOMAIN_NOT_FOUND';
+  if (path.startsWith('/keys/')) return 'KEY_NOT_FOUND';
   return path.startsWith('/tags/') ? 'TAG_NOT_FOUND' : path.startsWith('/webhooks/') ? 'WEBHOOK_NOT_FOUND' : 'LINK_NOT_FOUND';
 };
 const realId = (path: string) => (path.startsWith('/tags/') ? (tag.id as string) : (link.id as string));

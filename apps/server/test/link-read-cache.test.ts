@@ -221,6 +221,7 @@ describe('one process, hearing nothing', () => {
         caller: {
           accountId: account.account.id,
           keyId: 'key',
+          scopes: null,
           role: 'owner' as const,
           user: null,
           session: null,

@@ -138,7 +138,7 @@ describe('removing someone', () => {
     expect((await browsers.admin.mutate('members.remove', { user_id: ids.admin })).status).toBe(422);
   });
 
-  test('a second server hears the removal: the session it knew ends there too', async () => {
+  test('a second server hears the removal: the session it knew ends there too, and the keys they made', async () => {
     const other = await startTestServer({ databaseUrl: server.databaseUrl });
     try {
       const email = 'two-servers@roles.example';
@@ -148,13 +148,23 @@ describe('removing someone', () => {
       const there = new Browser(other);
       there.cookie = browser.cookie;
       there.csrfToken = browser.csrfToken;
+      const key = await keyMadeBy(person.id);
+      // Both servers know the session and the key (and keep their callers) before the removal.
       expect((await there.query('links.list')).status).toBe(200);
+      for (const on of [server, other]) expect((await callApi(on, key, 'GET', '/links')).status).toBe(200);
       expect((await browsers.owner.mutate('members.remove', { user_id: person.id })).status).toBe(200);
       // The announcement arrives within milliseconds; the cache's bound is 1 s in any case.
       const deadline = Date.now() + 1_500;
       let status = 200;
       while (Date.now() < deadline && status === 200) status = (await there.query('links.list')).status;
       expect(status).toBe(401);
+      const keyDeadline = Date.now() + 1_500;
+      for (const on of [other, server]) {
+        let keyStatus = 200;
+        while (Date.now() < keyDeadline && keyStatus === 200) keyStatus = (await callApi(on, key, 'GET', '/links')).status;
+        expect(keyStatus).toBe(401);
+        expect((await callApi(on, key, 'GET', '/links')).status).toBe(401);
+      }
     } finally {
       await other.close();
     }

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { freePort } from '@shortlinks/db/embedded';
 import { startOpenIdProvider, type TestOpenIdProvider } from '@shortlinks/testing/openid-provider';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -111,6 +112,33 @@ describe('single sign-on routes', () => {
     const replayed = await callback(url3, third.cookie);
     expect(replayed.headers.get('location')).toMatch(/^\/app\/\?sso_error=/);
     expect(cookieFrom(replayed, 'shortlinks_session')).toBeUndefined();
+  });
+
+  test('the pending cookie is signed: an altered, unsigned or foreign-signed one is refused before anything is checked', async () => {
+    const { authorizationUrl, cookie } = await start();
+    const value = decodeURIComponent(cookie?.slice('shortlinks_sso='.length) ?? '');
+    const [state, nonce, verifier, signature] = value.split('.');
+    expect(signature).toMatch(/^[A-Za-z0-9+/]{43}$/);
+    const url = await provider.signIn(authorizationUrl, 'grace@acme.com');
+    const ownVerifier = 'v'.repeat(43);
+    const resigned = (body: string, key: string) => `${body}.${createHmac('sha256', key).update(body).digest('base64').replace(/=/g, '')}`;
+    const attempts = [
+      // The attacker's own verifier and nonce under the state the provider returns, with the old signature.
+      `${state}.${'n'.repeat(43)}.${ownVerifier}.${signature}`,
+      // The same values, unsigned (the cookie's form before signing).
+      `${state}.${nonce}.${verifier}`,
+      // Signed with a key that is not the server's (the client secret itself, not the derived key).
+      resigned(`${state}.${nonce}.${ownVerifier}`, 'a-client-secret-of-the-test-provider'),
+      // One character of the signature changed.
+      `${state}.${nonce}.${verifier}.${signature?.startsWith('A') ? 'B' : 'A'}${signature?.slice(1)}`,
+    ];
+    for (const forged of attempts) {
+      const refused = await callback(url, `shortlinks_sso=${encodeURIComponent(forged)}`);
+      expect(refused.headers.get('location')).toBe('/app/?sso_error=state_mismatch');
+      expect(cookieFrom(refused, 'shortlinks_session')).toBeUndefined();
+    }
+    // The real cookie still finishes that sign-in: the refusals above spent nothing.
+    expect((await callback(url, cookie)).headers.get('location')).toBe('/app/');
   });
 
   test('an email of a domain not allowed makes nobody', async () => {

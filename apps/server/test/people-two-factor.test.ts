@@ -199,6 +199,7 @@ describe('signing in with two-factor on', () => {
       {
         accountId: other.account.id,
         keyId: null,
+        scopes: null,
         role: 'owner',
         user: { id: owner.id, email: owner.email },
         session: null,
@@ -213,6 +214,68 @@ describe('signing in with two-factor on', () => {
       status: 403,
       code: 'FORBIDDEN',
     });
+  });
+});
+
+describe('new recovery codes', () => {
+  test('need the password or a code; the old codes stop working, the new ones work once, only hashes are kept', async () => {
+    const email = 'regenerate@two-factor.example';
+    const { browser, secret, recovery } = await enrolled(email);
+    const hashesBefore = (
+      await rows('select recovery_code_hashes from two_factor t join app_user u on u.id = t.user_id where u.email = ?', email)
+    )[0];
+
+    // No proof, a wrong password, a wrong code: refused on their field, nothing changed.
+    expect(await browser.mutate('twoFactor.recoveryCodes', {})).toMatchObject({ status: 422, code: 'VALIDATION_ERROR', field: 'code' });
+    expect(await browser.mutate('twoFactor.recoveryCodes', { password: 'not my password at all' })).toMatchObject({
+      status: 422,
+      field: 'password',
+    });
+    expect(await browser.mutate('twoFactor.recoveryCodes', { code: '000000' })).toMatchObject({ status: 422, field: 'code' });
+    expect(await browser.mutate('twoFactor.recoveryCodes', { code: '1', extra: true })).toMatchObject({ status: 422 });
+    const hashesAfterRefusals = (
+      await rows('select recovery_code_hashes from two_factor t join app_user u on u.id = t.user_id where u.email = ?', email)
+    )[0];
+    expect(hashesAfterRefusals).toEqual(hashesBefore);
+
+    // With the password.
+    const byPassword = await browser.mutate('twoFactor.recoveryCodes', { password: PASSWORD });
+    expect(byPassword.status, byPassword.message).toBe(200);
+    const fresh = byPassword.data.recovery_codes as string[];
+    expect(fresh).toHaveLength(10);
+    expect(fresh.some((code) => recovery.includes(code))).toBe(false);
+    expect((await browser.query('twoFactor.status')).data.recovery_codes_left).toBe(10);
+    const stored = JSON.stringify(await rows('select * from two_factor t join app_user u on u.id = t.user_id where u.email = ?', email));
+    for (const code of fresh) expect(stored).not.toContain(code);
+
+    // An old code no longer signs in; a new one does, once.
+    const old = new Browser(server);
+    await old.signIn(email);
+    expect(await secondStep(old, recovery[1]!)).toMatchObject({ status: 422, code: 'VALIDATION_ERROR' });
+    expect((await secondStep(old, fresh[0]!)).status).toBe(200);
+    const reused = new Browser(server);
+    await reused.signIn(email);
+    expect(await secondStep(reused, fresh[0]!)).toMatchObject({ status: 422 });
+
+    // With a code from the app: again a whole new set, and the previous one is gone.
+    const byCode = await browser.mutate('twoFactor.recoveryCodes', { code: await codeOf(secret, 1) });
+    expect(byCode.status, byCode.message).toBe(200);
+    const third = new Browser(server);
+    await third.signIn(email);
+    expect(await secondStep(third, fresh[1]!)).toMatchObject({ status: 422 });
+    expect((await secondStep(third, byCode.data.recovery_codes[0])).status).toBe(200);
+  });
+
+  test('are refused while two-factor is off', async () => {
+    const email = 'no-two-factor@two-factor.example';
+    await addPerson(server, workspace.account.id, 'member', email);
+    const browser = new Browser(server);
+    await browser.signIn(email);
+    expect(await browser.mutate('twoFactor.recoveryCodes', { password: PASSWORD })).toMatchObject({
+      status: 422,
+      code: 'VALIDATION_ERROR',
+    });
+    expect((await rows('select 1 from two_factor t join app_user u on u.id = t.user_id where u.email = ?', email)).length).toBe(0);
   });
 });
 

@@ -19,6 +19,8 @@ export interface TrpcAnswer {
   /** The app's error code, when the call failed. */
   code: string | undefined;
   message: string | undefined;
+  /** The input field a refusal names, when it names one. */
+  field?: string | undefined;
 }
 
 /**
@@ -87,6 +89,7 @@ export class Browser {
       data: body.result?.data,
       code: body.error?.data?.appCode,
       message: body.error?.message,
+      field: body.error?.data?.field,
     } satisfies TrpcAnswer;
   }
 }

@@ -98,4 +98,34 @@ describe('two-factor sign-in', () => {
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.getByRole('navigation', { name: 'Main' }).waitFor();
   });
+
+  test('new recovery codes from the Security page: the password proves it, the old codes stop working', async () => {
+    const page = await freshPage();
+    await passwordStep(page);
+    await page.getByLabel('Code', { exact: true }).fill(recovery[1] ?? '');
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByRole('navigation', { name: 'Main' }).waitFor();
+    await page.goto(`${server.origin}/app/security`);
+    await page.getByText('On. 8 recovery codes left.').waitFor();
+    const form = page.getByRole('form', { name: 'New recovery codes' });
+    await form.getByLabel('Or your current password').fill('not the password at all');
+    await form.getByRole('button', { name: 'Make new recovery codes' }).click();
+    await form.getByText('The password is wrong').waitFor();
+    await form.getByLabel('Or your current password').fill(PASSWORD);
+    await form.getByRole('button', { name: 'Make new recovery codes' }).click();
+    await page.getByText('New recovery codes: the old ones no longer work.').waitFor();
+    const fresh = (await page.getByRole('list', { name: 'Recovery codes' }).locator('code').allTextContents()).map((code) => code.trim());
+    expect(fresh).toHaveLength(10);
+    expect(fresh.some((code) => recovery.includes(code))).toBe(false);
+    await page.getByText('On. 10 recovery codes left.').waitFor();
+
+    const later = await freshPage();
+    await passwordStep(later);
+    await later.getByLabel('Code', { exact: true }).fill(recovery[2] ?? '');
+    await later.getByRole('button', { name: 'Verify' }).click();
+    await later.getByText('That code is not right').waitFor();
+    await later.getByLabel('Code', { exact: true }).fill(fresh[0] ?? '');
+    await later.getByRole('button', { name: 'Verify' }).click();
+    await later.getByRole('navigation', { name: 'Main' }).waitFor();
+  });
 });

@@ -1,10 +1,12 @@
 import type { Me } from '@shortlinks/contract';
 import { PlanUsage, ShortlinksProvider } from '@shortlinks/ui';
-import type { ReactNode } from 'react';
+import { type ReactNode, useMemo } from 'react';
 import { Link, Route, Switch, useRoute } from 'wouter';
 import type { Session } from './App.tsx';
 import { type AccountState, useAccount } from './account.ts';
 import { useInAppLinks } from './in-app-links.ts';
+import { KeysPage } from './keys/KeysPage.tsx';
+import { keysCalls } from './keys/keys-calls.ts';
 import { paths } from './routes.ts';
 import { people } from './session/people-api.ts';
 import { LinkStatsPage } from './views/LinkStatsPage.tsx';
@@ -63,6 +65,7 @@ export function Dashboard({
             </>
           ) : null}
           <NavLink href={paths.webhooks}>Webhooks</NavLink>
+          <NavLink href={paths.keys}>API keys</NavLink>
         </nav>
         {me ? <WorkspaceSwitcher me={me} onSwitched={onPersonChanged} /> : null}
         <section className="app-usage" aria-label="Plan usage">
@@ -88,7 +91,7 @@ export function Dashboard({
             {account.error}
           </div>
         ) : null}
-        <Views account={account} me={me} onPersonChanged={onPersonChanged} />
+        <Views account={account} me={me} session={session} onPersonChanged={onPersonChanged} />
       </main>
     </ShortlinksProvider>
   );
@@ -97,12 +100,17 @@ export function Dashboard({
 function Views({
   account,
   me,
+  session,
   onPersonChanged,
 }: {
   account: AccountState;
   me: Me | undefined;
+  session: Session;
   onPersonChanged: (me: Me | undefined) => void;
 }) {
+  // A person makes keys with their session; a dashboard signed in with a key, with that key.
+  const sessionKey = session.kind === 'key' ? session.key : undefined;
+  const calls = useMemo(() => keysCalls(sessionKey === undefined ? { person: true } : { key: sessionKey }), [sessionKey]);
   return (
     <Switch>
       {me ? (
@@ -133,6 +141,10 @@ function Views({
       </Route>
       <Route path={paths.webhooks}>
         <WebhooksPage />
+      </Route>
+      <Route path={paths.keys}>
+        {/* A key's own role is not known here (an operator's key acts as owner); the server refuses beyond it. */}
+        <KeysPage calls={calls} role={me?.workspace.role ?? 'owner'} />
       </Route>
       <Route>
         <NotFoundPage />

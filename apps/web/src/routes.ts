@@ -16,6 +16,7 @@ export const paths = {
   sessions: '/sessions',
   security: '/security',
   webhooks: '/webhooks',
+  keys: '/keys',
 } as const;
 
 /**

@@ -20,6 +20,7 @@ const link: Link = {
 const caller = (accountId: string): Caller => ({
   accountId,
   keyId: 'key_1',
+  scopes: null,
   role: 'owner',
   user: null,
   session: null,

@@ -2,6 +2,7 @@ import type { Orm } from '@shortlinks/db';
 import { AccountService } from './accounts/account-service.ts';
 import { ApiKeyService } from './accounts/api-key-service.ts';
 import { CallerCache } from './accounts/caller-cache.ts';
+import { KeyManagement } from './accounts/key-management.ts';
 import { CacheCoherence } from './cache-coherence.ts';
 import { DestinationChecker } from './destinations/destination-checker.ts';
 import { hostOf } from './destinations/destination-policy.ts';
@@ -95,6 +96,8 @@ export interface ServiceOptions {
 export interface Services {
   accounts: AccountService;
   apiKeys: ApiKeyService;
+  /** The keys API: keys made, listed and revoked by people and keys within their scopes (docs/accounts.md). */
+  keys: KeyManagement;
   links: LinkService;
   linksBulk: LinkBulkService;
   linkExport: LinkExportService;
@@ -181,6 +184,7 @@ export function createServices({
     changes,
   );
   const linkImport = new LinkImportService(links, destinations);
+  const apiKeys = new ApiKeyService(orm, caches.callers, callerChanged);
   const domains = new DomainService(orm, hostOf(origin), directory, new TxtLookup(dnsServers), destinations, changes);
   const sessions = new SessionService(orm, caches.callers, callerChanged);
   const users = new UserService(orm, sessions);
@@ -201,7 +205,8 @@ export function createServices({
     members: new MemberService(orm, sessions, callerChanged),
     passwordLinks,
     accounts: new AccountService(orm, callerChanged),
-    apiKeys: new ApiKeyService(orm, caches.callers, callerChanged),
+    apiKeys,
+    keys: new KeyManagement(apiKeys),
     links,
     linksBulk: new LinkBulkService(orm, links, destinations),
     linkExport: new LinkExportService(orm, shortUrls),

@@ -2,6 +2,7 @@ import type { AppRouter } from '@shortlinks/api';
 import { createTRPCClient, httpBatchStreamLink, httpLink, splitLink } from '@trpc/client';
 import { refuseNonJsonAnswers, toShortlinksError } from './errors.ts';
 import type {
+  ApiKeyList,
   BulkCreateResult,
   BulkDeleteResult,
   BulkUpdateResult,
@@ -13,6 +14,7 @@ import type {
   GroupStats,
   ImportInput,
   ImportReport,
+  KeyInput,
   Link,
   LinkBulkCreate,
   LinkBulkDelete,
@@ -22,6 +24,7 @@ import type {
   LinkPage,
   LinkStats,
   LinkUpdate,
+  NewApiKey,
   QrCode,
   QrCodeQuery,
   StatsQuery,
@@ -127,6 +130,14 @@ export interface ShortlinksClient {
     tag(id: string, query?: StatsQuery): Promise<GroupStats>;
     account(query?: StatsQuery): Promise<GroupStats>;
   };
+  /** API keys with scopes (docs/accounts.md): each call needs `keys.write`; a new key never has a scope its maker lacks. */
+  keys: {
+    /** The answer carries the key itself (`key`): nothing else shows it. */
+    create(input: KeyInput): Promise<NewApiKey>;
+    list(): Promise<ApiKeyList>;
+    /** The key stops working at once, on every instance. */
+    revoke(id: string): Promise<void>;
+  };
   /** Webhooks (docs/webhooks.md): deliveries signed by the Standard Webhooks scheme. */
   webhooks: {
     /** The answer carries the secret, as does {@link rotateSecret}'s: nothing else shows it. */
@@ -212,6 +223,11 @@ export function createClient(options: ClientOptions): ShortlinksClient {
       link: (id, query = {}) => call(() => trpc.stats.link.query({ ...query, id })),
       tag: (id, query = {}) => call(() => trpc.stats.tag.query({ ...query, id })),
       account: (query = {}) => call(() => trpc.stats.account.query(query)),
+    },
+    keys: {
+      create: (input) => call(() => trpc.keys.create.mutate(input)),
+      list: () => call(() => trpc.keys.list.query({})),
+      revoke: (id) => call(() => trpc.keys.revoke.mutate({ id })),
     },
     webhooks: {
       create: (input) => call(() => trpc.webhooks.create.mutate(input)),

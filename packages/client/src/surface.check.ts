@@ -5,6 +5,7 @@
  */
 import type { RouterInputs, RouterOutputs } from '@shortlinks/api';
 import type { ShortlinksClient } from './client.ts';
+import type { ProcedureScopes } from './scopes.ts';
 
 /** `"links.create" | "links.list" | …`: every procedure path of a nested record. */
 type Paths<T> = {
@@ -32,6 +33,10 @@ type NoneOf<Extra> = [Extra] extends [never] ? true : { missing: Extra };
 
 export const everyProcedureHasAMethod: NoneOf<Exclude<Procedure, Method>> = true;
 export const everyMethodIsAProcedure: NoneOf<Exclude<Method, Procedure>> = true;
+
+/** Every call's scope is listed (scopes.ts), and nothing else is. */
+export const everyProcedureHasAScope: NoneOf<Exclude<Procedure, keyof ProcedureScopes>> = true;
+export const everyScopeIsAProcedure: NoneOf<Exclude<keyof ProcedureScopes, Procedure>> = true;
 
 /** Each assignable to the other (zod's inferred types are equal in shape but not identical in form). */
 type Exactly<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

@@ -1,4 +1,6 @@
 import type {
+  ApiKeyListSchema,
+  ApiKeySchema,
   BulkCreateLinksBodySchema,
   BulkCreateResultSchema,
   BulkDeleteLinksQuerySchema,
@@ -6,6 +8,7 @@ import type {
   BulkUpdateLinksBodySchema,
   BulkUpdateResultSchema,
   CreateDomainBodySchema,
+  CreateKeyBodySchema,
   CreateLinkBodySchema,
   CreateTagBodySchema,
   CreateWebhookBodySchema,
@@ -22,6 +25,7 @@ import type {
   LinkStatsSchema,
   ListLinksQuerySchema,
   ListWebhookDeliveriesQuerySchema,
+  NewApiKeySchema,
   StatsQuerySchema,
   TagListSchema,
   TagSchema,
@@ -38,6 +42,13 @@ import type {
   WebhookWithSecretSchema,
 } from '@shortlinks/contract';
 import type { z } from 'zod';
+
+/** `keys.create`: a name, 1 or more scopes, and an optional expiry (epoch ms or null). */
+export type KeyInput = z.input<typeof CreateKeyBodySchema>;
+export type ApiKey = z.output<typeof ApiKeySchema>;
+/** The answer of `keys.create`: the key itself (`key`) is shown only here. */
+export type NewApiKey = z.output<typeof NewApiKeySchema>;
+export type ApiKeyList = z.output<typeof ApiKeyListSchema>;
 
 /**
  * What a client call takes and returns, derived from the API's own schemas (the ones the server

@@ -5,6 +5,7 @@ export * from './errors.ts';
 export * from './fields.ts';
 export * from './import-rules.ts';
 export * from './invitations.ts';
+export * from './keys.ts';
 export * from './limits.ts';
 export * from './link.ts';
 export * from './link-bulk.ts';

@@ -22,6 +22,8 @@ export type TwoFactorEnrolmentView = z.infer<typeof TwoFactorEnrolmentSchema>;
 /** Shown once: only their hashes are kept. */
 export const RecoveryCodesSchema = z.object({ recovery_codes: z.array(z.string()) });
 
-export const DisableTwoFactorBodySchema = z.strictObject({ code: code.optional(), password: z.string().max(1024).optional() });
+/** A code from the app, a recovery code, or the password: what turning two-factor off and new recovery codes need. */
+export const TwoFactorProofBodySchema = z.strictObject({ code: code.optional(), password: z.string().max(1024).optional() });
+export const DisableTwoFactorBodySchema = TwoFactorProofBodySchema;
 
 export const RequireTwoFactorBodySchema = z.strictObject({ required: z.boolean() });

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { InvalidDenylistEntry, LocalDenylist, ReputationChain, remoteReputation } from '@shortlinks/api/destinations';
 import { toAppError } from '@shortlinks/api/errors';
 import { type AccountView, createServices, type Services } from '@shortlinks/api/services';
-import { PLANS, type Plan } from '@shortlinks/contract';
+import { isScope, PLANS, type Plan, SCOPES, type Scope } from '@shortlinks/contract';
 import { openDatabase } from '../database.ts';
 import { readConfig } from '../env.ts';
 import { backupCommand } from './backup-command.ts';
@@ -19,7 +19,7 @@ const USAGE = `Usage: pnpm shortlinks <command>
   account update ACCOUNT_ID [--name NAME] [--plan ${PLANS.join('|')}] [--link-limit N|default] [--tag-limit N|default]
                  [--rate-limit N|default|none] [--json]
   account list [--json]
-  key create --account ACCOUNT_ID [--json]
+  key create --account ACCOUNT_ID [--scopes SCOPE,SCOPE…] [--name NAME] [--json]
   key list --account ACCOUNT_ID [--json]
   key revoke KEY_ID
   user create --email EMAIL --account ACCOUNT_ID [--role owner|admin|member|viewer] [--json]
@@ -40,6 +40,9 @@ export guards spreadsheet formulas in CSV: a cell starting with = + - @, a tab o
 gets a ' in front, so a spreadsheet shows it instead of running it; import removes it again.
 --raw-csv writes values as they are, for programs (docs/import-export.md).
 
+key create makes a key with every scope unless --scopes names some: ${SCOPES.join(', ')}
+(X.write includes X.read; docs/accounts.md, "Keys and scopes"). key list shows each key's scopes.
+
 user create adds a person to a workspace (member unless --role says otherwise) and prints a one-time
 link where they set their password; reset-password prints a new one. No password is typed here.
 
@@ -47,6 +50,18 @@ backup writes every table in one consistent snapshot while servers keep running;
 backup into an EMPTY database, then applies newer migrations (docs/operations.md).
 
 Uses DATABASE_URL, or the embedded PostgreSQL under DATA_DIR (shared with a running server).`;
+
+/** `--scopes links.read,tags.write`: each a known scope, at least one. */
+function scopesOf(text: string): Scope[] {
+  const named = text
+    .split(',')
+    .map((scope) => scope.trim())
+    .filter(Boolean);
+  const unknown = named.find((scope) => !isScope(scope));
+  if (unknown !== undefined) throw new UsageError(`--scopes: unknown scope ${unknown} (one of ${SCOPES.join(', ')})`);
+  if (named.length === 0) throw new UsageError(`--scopes needs at least one of ${SCOPES.join(', ')}`);
+  return SCOPES.filter((scope) => named.includes(scope));
+}
 
 /** The command line as parseArgs reads it; what it cannot read (an unknown flag, a missing value) is a usage error. */
 function readArguments(argv: string[]) {
@@ -63,6 +78,7 @@ function readArguments(argv: string[]) {
         account: { type: 'string' },
         email: { type: 'string' },
         role: { type: 'string' },
+        scopes: { type: 'string' },
         format: { type: 'string' },
         output: { type: 'string' },
         'raw-csv': { type: 'boolean', default: false },
@@ -116,6 +132,7 @@ type Flags = {
   'tag-limit'?: string;
   'rate-limit'?: string;
   account?: string;
+  scopes?: string;
   json: boolean;
 };
 
@@ -169,8 +186,12 @@ async function run(
     }
     case 'key create': {
       const account = await requireAccount(services, flags.account);
-      const { key, secret } = await services.apiKeys.create(account.id);
-      print({ key, api_key: secret }, `Key ${key.id} for ${account.id}\nAPI key (shown only once): ${secret}`);
+      const scopes = flags.scopes === undefined ? [...SCOPES] : scopesOf(flags.scopes);
+      const { key, secret } = await services.apiKeys.create(account.id, { scopes, ...(flags.name ? { name: flags.name } : {}) });
+      print(
+        { key, api_key: secret },
+        `Key ${key.id} for ${account.id}, scopes ${key.scopes.join(' ')}\nAPI key (shown only once): ${secret}`,
+      );
       return 0;
     }
     case 'key list': {
@@ -179,7 +200,10 @@ async function run(
       print(
         { keys },
         keys
-          .map((key) => `${key.id}  ${key.prefix}…  ${key.revoked_at ? 'revoked' : 'active'}  ${new Date(key.created_at).toISOString()}`)
+          .map(
+            (key) =>
+              `${key.id}  ${key.prefix}…  ${key.revoked_at ? 'revoked' : 'active'}  ${new Date(key.created_at).toISOString()}  ${key.scopes.join(',')}`,
+          )
           .join('\n') || 'No keys.',
       );
       return 0;

@@ -51,7 +51,9 @@ export const authenticationPlugin = fastifyPlugin(
     app.addHook('onRequest', async (request) => {
       const { authorization } = request.headers;
       if (authorization !== undefined || !SESSION_PATHS.test(request.url)) {
-        request.caller = (await services.apiKeys.authenticate(bearerToken(authorization))) ?? null;
+        const keyCaller = await services.apiKeys.authenticate(bearerToken(authorization));
+        // A person's key in a workspace that requires two-factor: only while its maker has it on.
+        request.caller = keyCaller ? await services.twoFactor.forKey(keyCaller) : null;
         return;
       }
       const writes = !SAFE_METHODS.has(request.method);

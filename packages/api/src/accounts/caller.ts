@@ -1,4 +1,4 @@
-import type { Plan } from '@shortlinks/contract';
+import type { Plan, Scope } from '@shortlinks/contract';
 import type { Role } from '../people/roles.ts';
 
 /** The person behind a caller: who signed in, or who made the API key. */
@@ -28,6 +28,11 @@ export interface Caller {
    * (no maker) acts as an owner; a key made by a person, with that person's role there now.
    */
   role: Role;
+  /**
+   * What the API key may do (docs/accounts.md, "Keys and scopes"), checked before a procedure
+   * runs; null for a session, which its role alone governs.
+   */
+  scopes: readonly Scope[] | null;
   /** The person: who signed in, or who made the key; null for an operator's key. */
   user: CallerUser | null;
   /** The session, when the caller signed in; null for a key. */

@@ -61,7 +61,8 @@ export class LinkBulkService {
     this.#urls = urls;
   }
 
-  async create(accountId: string, { links }: BulkCreateLinksBody): Promise<BulkCreateResult> {
+  /** `mayCreateTags`: false for a key without `tags.write` (link-writes.ts). */
+  async create(accountId: string, { links }: BulkCreateLinksBody, mayCreateTags = true): Promise<BulkCreateResult> {
     const urls = new SharedUrlChecks(this.#urls);
     const items = links.map((item) => (item.ok ? { ok: true as const, prepared: this.#links.prepare(item.value, urls) } : item));
     // Every item's checks, started together, are awaited before the first transaction. Each refusal
@@ -72,21 +73,21 @@ export class LinkBulkService {
     for (const [index, item] of items.entries()) {
       // An item that breaks the body's rules gets the error its single call would have answered.
       const result = item.ok
-        ? await attempt(async () => this.#links.createPrepared(accountId, await item.prepared))
+        ? await attempt(async () => this.#links.createPrepared(accountId, await item.prepared, mayCreateTags))
         : refused(fromZodError(new ZodError(item.issues), item.input));
       results.push(result.ok ? { index, ok: true, status: 201, link: result.value } : { index, ...result });
     }
     return tally(results);
   }
 
-  async update(accountId: string, { ids, changes }: BulkUpdateLinksBody): Promise<BulkUpdateResult> {
+  async update(accountId: string, { ids, changes }: BulkUpdateLinksBody, mayCreateTags = true): Promise<BulkUpdateResult> {
     await this.#refuseOneLinkNamedTwice(accountId, ids);
     // One change for every link: its URLs are checked once, and a refusal of them is every item's.
     const prepared = this.#links.prepareChanges(changes);
     await Promise.allSettled([prepared]);
     const results: BulkUpdateItem[] = [];
     for (const [index, id] of ids.entries()) {
-      const result = await attempt(async () => this.#links.updatePrepared(accountId, id, await prepared));
+      const result = await attempt(async () => this.#links.updatePrepared(accountId, id, await prepared, mayCreateTags));
       results.push(result.ok ? { index, ok: true, status: 200, id, link: result.value } : { index, id, ...result });
     }
     return tally(results);

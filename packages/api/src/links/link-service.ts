@@ -72,11 +72,11 @@ export class LinkService {
    * process at once of the slugs whose redirect changed. Every server process hears of them on
    * commit from the database's triggers (Migration20261127100000_link_slug_changes), whoever wrote.
    */
-  async #writing<T>(accountId: string, lock: boolean, work: (writes: LinkWrites) => Promise<T>): Promise<T> {
+  async #writing<T>(accountId: string, lock: boolean, work: (writes: LinkWrites) => Promise<T>, mayCreateTags = true): Promise<T> {
     const { result, slugs } = await inTransaction(this.#orm, async (db) => {
       const account = lock ? await lockAccount(db, accountId) : await readAccount(db, accountId);
       const log = await this.#changes.open(db, accountId);
-      const writes = new LinkWrites(db, account, this.#domains, log.wants());
+      const writes = new LinkWrites(db, account, this.#domains, log.wants(), mayCreateTags);
       const result = await work(writes);
       await writes.finish();
       // What changed, in this transaction (events/change-log.ts): one record per link, bulk or import.
@@ -95,37 +95,43 @@ export class LinkService {
    * batch of rows. A failure thrown out of `work` undoes the whole batch; one caught inside it
    * undoes nothing, since every write is checked completely before it writes (link-writes.ts).
    */
-  writeBatch<T>(accountId: string, work: (writes: LinkWrites) => Promise<T>): Promise<T> {
-    return this.#writing(accountId, true, work);
+  writeBatch<T>(accountId: string, work: (writes: LinkWrites) => Promise<T>, mayCreateTags = true): Promise<T> {
+    return this.#writing(accountId, true, work, mayCreateTags);
   }
 
-  async create(accountId: string, body: CreateLinkBody): Promise<Link> {
-    return this.createPrepared(accountId, await this.prepare(body));
+  /** `mayCreateTags`, in every write below: false for a key without `tags.write` (link-writes.ts). */
+  async create(accountId: string, body: CreateLinkBody, mayCreateTags = true): Promise<Link> {
+    return this.createPrepared(accountId, await this.prepare(body), mayCreateTags);
   }
 
   /** POST /links once its URLs are checked ({@link prepare}): a bulk call checks all its items' first. */
-  async createPrepared(accountId: string, prepared: PreparedLink): Promise<Link> {
-    return this.#writing(accountId, true, async (writes) => this.#link(await writes.create(newLinkOf(prepared))));
+  async createPrepared(accountId: string, prepared: PreparedLink, mayCreateTags = true): Promise<Link> {
+    return this.#writing(accountId, true, async (writes) => this.#link(await writes.create(newLinkOf(prepared))), mayCreateTags);
   }
 
   /** Creates the link, or returns the live link with the same final destination (updated per the spec). */
-  async upsert(accountId: string, body: CreateLinkBody): Promise<UpsertedLink> {
+  async upsert(accountId: string, body: CreateLinkBody, mayCreateTags = true): Promise<UpsertedLink> {
     const prepared = await this.prepare(body);
-    return this.#writing(accountId, true, async (writes) => {
-      const existing = await writes.oldestLiveLinkTo(prepared.destination);
-      if (!existing) return { ...this.#link(await writes.create(newLinkOf(prepared))), created: true };
-      const { body: request } = prepared;
-      const link = await writes.update(existing, {
-        title: request.title,
-        external_id: request.external_id,
-        tag_ids: request.tag_ids,
-        tag_names: request.tag_names,
-        comments: request.comments,
-        expiry: prepared.expiry,
-        smart: prepared.smart,
-      });
-      return { ...this.#link(link), created: false };
-    });
+    return this.#writing(
+      accountId,
+      true,
+      async (writes) => {
+        const existing = await writes.oldestLiveLinkTo(prepared.destination);
+        if (!existing) return { ...this.#link(await writes.create(newLinkOf(prepared))), created: true };
+        const { body: request } = prepared;
+        const link = await writes.update(existing, {
+          title: request.title,
+          external_id: request.external_id,
+          tag_ids: request.tag_ids,
+          tag_names: request.tag_names,
+          comments: request.comments,
+          expiry: prepared.expiry,
+          smart: prepared.smart,
+        });
+        return { ...this.#link(link), created: false };
+      },
+      mayCreateTags,
+    );
   }
 
   /** GET /links/{id}: from memory while nothing of the account's links changed (link-read-cache.ts). */
@@ -203,27 +209,37 @@ export class LinkService {
   }
 
   /** PATCH: only the fields sent change (spec: PATCH /links/{id}). */
-  async update(accountId: string, ref: string, body: UpdateLinkBody): Promise<Link> {
-    return this.updatePrepared(accountId, ref, await this.prepareChanges(body));
+  async update(accountId: string, ref: string, body: UpdateLinkBody, mayCreateTags = true): Promise<Link> {
+    return this.updatePrepared(accountId, ref, await this.prepareChanges(body), mayCreateTags);
   }
 
   /** PATCH /links/{id} once its URLs are checked ({@link prepareChanges}): a bulk call checks its one change once. */
-  async updatePrepared(accountId: string, ref: string, { body, destination, expiry, smart }: PreparedChanges): Promise<Link> {
+  async updatePrepared(
+    accountId: string,
+    ref: string,
+    { body, destination, expiry, smart }: PreparedChanges,
+    mayCreateTags = true,
+  ): Promise<Link> {
     // New tags may count toward the tag limit: then the account is locked, always before the link.
-    return this.#writing(accountId, Boolean(body.tag_names?.length), async (writes) => {
-      const row = await writes.liveLink(ref);
-      if (!row) throw new AppError('LINK_NOT_FOUND');
-      const link = await writes.update(row, {
-        title: body.title,
-        destination_url: destination,
-        tag_ids: body.tag_ids,
-        tag_names: body.tag_names,
-        comments: body.comments,
-        expiry,
-        smart,
-      });
-      return this.#link(link);
-    });
+    return this.#writing(
+      accountId,
+      Boolean(body.tag_names?.length),
+      async (writes) => {
+        const row = await writes.liveLink(ref);
+        if (!row) throw new AppError('LINK_NOT_FOUND');
+        const link = await writes.update(row, {
+          title: body.title,
+          destination_url: destination,
+          tag_ids: body.tag_ids,
+          tag_names: body.tag_names,
+          comments: body.comments,
+          expiry,
+          smart,
+        });
+        return this.#link(link);
+      },
+      mayCreateTags,
+    );
   }
 
   async delete(accountId: string, ref: string): Promise<void> {

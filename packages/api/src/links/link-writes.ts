@@ -63,8 +63,15 @@ export class LinkWrites {
   /** Whether someone listens to the changes: a deleted link's tags are then read before they go. */
   readonly #recording: boolean;
 
-  constructor(db: Db, account: AccountRow, domains?: LinkDomains, recording = false) {
+  /**
+   * Whether tags named in `tag_names` that do not exist yet may be created: not for an API key
+   * without `tags.write`, which may still attach existing ones (docs/accounts.md, "Keys and scopes").
+   */
+  readonly #mayCreateTags: boolean;
+
+  constructor(db: Db, account: AccountRow, domains?: LinkDomains, recording = false, mayCreateTags = true) {
     this.#db = db;
+    this.#mayCreateTags = mayCreateTags;
     this.#recording = recording;
     this.#account = account;
     this.#domains = domains;
@@ -290,6 +297,8 @@ export class LinkWrites {
       if (known.every((tag) => tag !== undefined)) return { found: [...new Set(known)], missing: [] };
     }
     const tags = await findTags(this.#db, this.#account, tagIds, tagNames);
+    // Refused here, before the write that needs them: an import's row is then refused having written nothing.
+    if (tags.missing.length > 0 && !this.#mayCreateTags) throw new AppError('FORBIDDEN', NO_TAG_CREATION);
     for (const tag of tags.found) this.#tagsByName.set(tag.name.toLowerCase(), tag);
     return tags;
   }
@@ -304,6 +313,9 @@ export class LinkWrites {
     return [...found, ...created].sort(byName);
   }
 }
+
+/** Why a key without `tags.write` may not name a tag that does not exist yet. */
+export const NO_TAG_CREATION = 'This key lacks the scope tags.write';
 
 function md5(text: string): string {
   return createHash('md5').update(text).digest('hex');

@@ -124,6 +124,7 @@ export class SessionService {
     const caller: Caller = {
       accountId: row.account_id,
       keyId: null,
+      scopes: null,
       role: row.role,
       user: { id: row.user_id, email: row.email },
       session: { id: row.id, csrfToken: row.csrf_token },

@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { announceCallerChange, type Orm } from '@shortlinks/db';
 import { sql } from 'kysely';
+import type { Caller } from '../accounts/caller.ts';
 import { type Db, inTransaction, reader, storable } from '../database/database.ts';
 import { AppError, validationError } from '../errors.ts';
 import { hashOneTimeToken, newOneTimeToken } from './invitation-token.ts';
+import { KeyTwoFactorRule } from './key-two-factor-rule.ts';
 import { passwordMatches, verifyAgainstDummy } from './passwords.ts';
 import type { WebExchange } from './sign-in-attempts.ts';
 import { consumeRecoveryCode, generateRecoveryCodes, newTotpSecret, totpEnrolment, verifyTotpCode } from './two-factor.ts';
@@ -13,6 +15,12 @@ export const PENDING_SIGN_IN_SECONDS = 5 * 60;
 
 /** Wrong codes one pending sign-in takes before it ends (the password must be given again). */
 export const PENDING_SIGN_IN_MAX_FAILED_CODES = 5;
+
+/** What proves the person is at the keyboard for a sensitive change: a code (TOTP or recovery) or the password. */
+export interface TwoFactorProof {
+  code?: string | undefined;
+  password?: string | undefined;
+}
 
 export interface TwoFactorStatus {
   enabled: boolean;
@@ -36,10 +44,12 @@ const splitHashes = (text: string) => text.split(' ').filter(Boolean);
 export class TwoFactorService {
   readonly #orm: Orm;
   readonly #changed: (accountId: string) => void;
+  readonly #keyRule: KeyTwoFactorRule;
 
   constructor(orm: Orm, changed: (accountId: string) => void) {
     this.#orm = orm;
     this.#changed = changed;
+    this.#keyRule = new KeyTwoFactorRule(orm);
   }
 
   async status(userId: string): Promise<TwoFactorStatus> {
@@ -95,8 +105,34 @@ export class TwoFactorService {
   }
 
   /** Turns two-factor off, proven by a code (TOTP or recovery) or the password. */
-  async disable(userId: string, proof: { code?: string | undefined; password?: string | undefined }): Promise<void> {
+  async disable(userId: string, proof: TwoFactorProof): Promise<void> {
     if (!(await this.isEnabled(userId))) throw new AppError('VALIDATION_ERROR', 'Two-factor sign-in is off already');
+    await this.#prove(userId, proof);
+    await reader(this.#orm).deleteFrom('two_factor').where('user_id', '=', userId).execute();
+    await this.#announce(userId);
+  }
+
+  /**
+   * A new set of recovery codes, proven by a code (TOTP or recovery) or the password: the old ones
+   * stop working with this write, and the new ones are answered this once (only their hashes kept).
+   */
+  async newRecoveryCodes(userId: string, proof: TwoFactorProof): Promise<{ recovery_codes: string[] }> {
+    if (!(await this.isEnabled(userId))) throw new AppError('VALIDATION_ERROR', 'Two-factor sign-in is off');
+    await this.#prove(userId, proof);
+    const recovery = generateRecoveryCodes();
+    const updated = await reader(this.#orm)
+      .updateTable('two_factor')
+      .set({ recovery_code_hashes: recovery.hashes.join(' ') })
+      .where('user_id', '=', userId)
+      .where('enabled_at', 'is not', null)
+      .returning('user_id')
+      .executeTakeFirst();
+    if (!updated) throw new AppError('VALIDATION_ERROR', 'Two-factor sign-in is off');
+    return { recovery_codes: recovery.codes };
+  }
+
+  /** The person is at the keyboard: a code (TOTP or recovery, used up) or their password; a 422 on the field that failed otherwise. */
+  async #prove(userId: string, proof: TwoFactorProof): Promise<void> {
     if (proof.code) {
       if (!(await this.verifyCode(userId, proof.code))) throw validationError('code', 'That code is not right');
     } else if (proof.password !== undefined) {
@@ -106,20 +142,6 @@ export class TwoFactorService {
     } else {
       throw validationError('code', 'Enter a code from your app, a recovery code, or your password');
     }
-    await reader(this.#orm).deleteFrom('two_factor').where('user_id', '=', userId).execute();
-    await this.#announce(userId);
-  }
-
-  /** A new set of recovery codes (the old ones stop working), proven by a current code. */
-  async newRecoveryCodes(userId: string, code: string): Promise<{ recovery_codes: string[] }> {
-    if (!(await this.verifyCode(userId, code))) throw validationError('code', 'That code is not right');
-    const recovery = generateRecoveryCodes();
-    await reader(this.#orm)
-      .updateTable('two_factor')
-      .set({ recovery_code_hashes: recovery.hashes.join(' ') })
-      .where('user_id', '=', userId)
-      .execute();
-    return { recovery_codes: recovery.codes };
   }
 
   /**
@@ -213,6 +235,11 @@ export class TwoFactorService {
     if (!(await this.#end(pending.id))) throw new AppError('TWO_FACTOR_EXPIRED');
     web.pendingSignIn?.clear();
     return pending.user_id;
+  }
+
+  /** An API key's caller under the workspace's requirement: its maker must have two-factor on (key-two-factor-rule.ts). */
+  forKey(caller: Caller): Promise<Caller> {
+    return this.#keyRule.apply(caller);
   }
 
   /** Whether the owner requires two-factor in the workspace. */

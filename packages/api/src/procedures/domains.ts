@@ -21,6 +21,7 @@ export const domainsRouter = {
     },
     success: 201,
     role: 'admin',
+    scope: 'domains.write',
     errors: ['DOMAIN_TAKEN', 'VALIDATION_ERROR'],
   })
     .input(CreateDomainBodySchema)
@@ -31,6 +32,7 @@ export const domainsRouter = {
     openapi: { method: 'GET', path: '/domains', tags, summary: "List the workspace's domains, newest first", protect: true },
     success: 200,
     role: 'viewer',
+    scope: 'domains.read',
     errors: [],
   })
     .input(z.strictObject({}))
@@ -41,6 +43,7 @@ export const domainsRouter = {
     openapi: { method: 'GET', path: '/domains/{id}', tags, summary: 'Get a domain', protect: true },
     success: 200,
     role: 'viewer',
+    scope: 'domains.read',
     errors: ['DOMAIN_NOT_FOUND'],
   })
     .input(domainRef)
@@ -57,6 +60,7 @@ export const domainsRouter = {
     },
     success: 200,
     role: 'admin',
+    scope: 'domains.write',
     errors: ['DOMAIN_NOT_FOUND', 'VALIDATION_ERROR', 'REPUTATION_UNAVAILABLE'],
   })
     .input(UpdateDomainBodySchema.extend(domainRef.shape))
@@ -74,6 +78,7 @@ export const domainsRouter = {
     },
     success: 200,
     role: 'admin',
+    scope: 'domains.write',
     errors: ['DOMAIN_NOT_FOUND', 'DOMAIN_TAKEN'],
   })
     .input(domainRef)
@@ -84,6 +89,7 @@ export const domainsRouter = {
     openapi: { method: 'DELETE', path: '/domains/{id}', tags, summary: 'Delete a domain', protect: true, successDescription: 'Deleted' },
     success: 204,
     role: 'admin',
+    scope: 'domains.write',
     errors: ['DOMAIN_NOT_FOUND', 'DOMAIN_HAS_LINKS'],
   })
     .input(domainRef)

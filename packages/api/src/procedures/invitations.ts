@@ -32,13 +32,14 @@ export const invitationsRouter = {
     openapi: invitations('POST', ''),
     success: 201,
     role: 'admin',
+    scope: 'every-scope',
     errors: ['FORBIDDEN', 'ALREADY_MEMBER', 'VALIDATION_ERROR'],
   })
     .input(CreateInvitationBodySchema)
     .output(CreatedInvitationSchema)
     .mutation(({ ctx, input }) => ctx.services.invitations.create(ctx.caller, input.email, input.role)),
 
-  list: authedProcedure({ openapi: invitations('GET', ''), success: 200, role: 'admin', errors: ['FORBIDDEN'] })
+  list: authedProcedure({ openapi: invitations('GET', ''), success: 200, role: 'admin', scope: 'every-scope', errors: ['FORBIDDEN'] })
     .input(z.strictObject({}))
     .output(z.object({ invitations: z.array(InvitationSchema), mails: z.boolean() }))
     .query(async ({ ctx }) => ({
@@ -50,6 +51,7 @@ export const invitationsRouter = {
     openapi: invitations('POST', '/revoke'),
     success: 200,
     role: 'admin',
+    scope: 'every-scope',
     errors: ['FORBIDDEN', 'NOT_FOUND', 'VALIDATION_ERROR'],
   })
     .input(RevokeInvitationBodySchema)
@@ -63,6 +65,7 @@ export const invitationsRouter = {
     openapi: invitations('GET', '/offer'),
     success: 200,
     role: 'anyone',
+    scope: 'anyone',
     errors: [...TOKEN_ERRORS, 'VALIDATION_ERROR'],
   })
     .input(InvitationTokenSchema)
@@ -73,6 +76,7 @@ export const invitationsRouter = {
     openapi: invitations('POST', '/accept'),
     success: 200,
     role: 'anyone',
+    scope: 'anyone',
     errors: [...TOKEN_ERRORS, 'INVALID_CREDENTIALS', 'EMAIL_TAKEN', 'FORBIDDEN', 'VALIDATION_ERROR'],
   })
     .input(AcceptInvitationBodySchema)

@@ -9,6 +9,7 @@ import {
 } from '@shortlinks/contract';
 import type { TRPCRouterRecord } from '@trpc/server';
 import { CREATE_ERRORS, DELETE_ERRORS, UPDATE_ERRORS } from './link-errors.ts';
+import { mayCreateTags, refuseNewTagNames } from './tag-creation.ts';
 import { authedProcedure } from './trpc.ts';
 
 const tags = ['Links'];
@@ -23,8 +24,9 @@ const ANSWERS =
 export const linksBulkRouter = {
   bulkCreate: authedProcedure({
     openapi: { method: 'POST', path, tags, summary: `Create 1 to ${LIMITS.bulkItems} links`, description: ANSWERS, protect: true },
-    success: { bulk: 201, itemErrors: CREATE_ERRORS },
+    success: { bulk: 201, itemErrors: [...CREATE_ERRORS, 'FORBIDDEN'] },
     role: 'member',
+    scope: 'links.write',
     errors: ['VALIDATION_ERROR'],
     errorExamples: { VALIDATION_ERROR: { message: `links must hold 1 to ${LIMITS.bulkItems} items`, field: 'links' } },
     bodyItems: LIMITS.bulkItems,
@@ -32,7 +34,11 @@ export const linksBulkRouter = {
   })
     .input(BulkCreateLinksBodySchema)
     .output(BulkCreateResultSchema)
-    .mutation(({ ctx, input }) => ctx.services.linksBulk.create(ctx.accountId, input)),
+    .mutation(async ({ ctx, input }) => {
+      const names = input.links.flatMap((item) => (item.ok ? (item.value.tag_names ?? []) : []));
+      await refuseNewTagNames(ctx, ctx.accountId, names);
+      return ctx.services.linksBulk.create(ctx.accountId, input, mayCreateTags(ctx));
+    }),
 
   bulkUpdate: authedProcedure({
     openapi: {
@@ -43,8 +49,9 @@ export const linksBulkRouter = {
       description: `${ANSWERS} \`changes\` follows the rules of PATCH /links/{id}; a change that breaks them by its form refuses the whole request.`,
       protect: true,
     },
-    success: { bulk: 200, itemErrors: UPDATE_ERRORS },
+    success: { bulk: 200, itemErrors: [...UPDATE_ERRORS, 'FORBIDDEN'] },
     role: 'member',
+    scope: 'links.write',
     errors: ['VALIDATION_ERROR'],
     errorExamples: { VALIDATION_ERROR: { message: 'ids[2] repeats ids[0]: name each link once', field: 'ids' } },
     bodyItems: LIMITS.bulkItems,
@@ -52,7 +59,10 @@ export const linksBulkRouter = {
   })
     .input(BulkUpdateLinksBodySchema)
     .output(BulkUpdateResultSchema)
-    .mutation(({ ctx, input }) => ctx.services.linksBulk.update(ctx.accountId, input)),
+    .mutation(async ({ ctx, input }) => {
+      await refuseNewTagNames(ctx, ctx.accountId, input.changes.tag_names ?? []);
+      return ctx.services.linksBulk.update(ctx.accountId, input, mayCreateTags(ctx));
+    }),
 
   bulkDelete: authedProcedure({
     openapi: {
@@ -65,6 +75,7 @@ export const linksBulkRouter = {
     },
     success: { bulk: 200, itemErrors: DELETE_ERRORS },
     role: 'member',
+    scope: 'links.write',
     errors: ['VALIDATION_ERROR'],
     errorExamples: { VALIDATION_ERROR: { message: 'ids[1] names the same link as ids[0]: name each link once', field: 'ids' } },
     items: 'ids',

@@ -26,6 +26,7 @@ export const linksExportRouter = {
     },
     success: 200,
     role: 'member',
+    scope: 'links.read',
     errors: ['VALIDATION_ERROR'],
     streamed: true,
   })

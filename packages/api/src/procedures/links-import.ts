@@ -1,5 +1,6 @@
 import { DEFAULT_IMPORT_MAX_BYTES, IMPORT_MEDIA_TYPES, ImportLinksInputSchema, ImportReportSchema } from '@shortlinks/contract';
 import type { TRPCRouterRecord } from '@trpc/server';
+import { mayCreateTags } from './tag-creation.ts';
 import { authedProcedure } from './trpc.ts';
 
 /**
@@ -26,6 +27,7 @@ export const linksImportRouter = {
     },
     success: 200,
     role: 'member',
+    scope: 'links.write',
     errors: ['VALIDATION_ERROR', 'UNKNOWN_FORMAT', 'MALFORMED_FILE'],
     errorExamples: {
       VALIDATION_ERROR: { message: 'on_conflict must be one of skip, update, fail', field: 'on_conflict' },
@@ -37,5 +39,5 @@ export const linksImportRouter = {
   })
     .input(ImportLinksInputSchema)
     .output(ImportReportSchema)
-    .mutation(({ ctx, input }) => ctx.services.sentFileImport.import(ctx.accountId, input)),
+    .mutation(({ ctx, input }) => ctx.services.sentFileImport.import(ctx.accountId, input, mayCreateTags(ctx))),
 } satisfies TRPCRouterRecord;

@@ -23,6 +23,7 @@ export const linksQrRouter = {
       enabled: false,
     },
     role: 'viewer',
+    scope: 'links.read',
     success: 200,
     errors: ['VALIDATION_ERROR', 'LINK_NOT_FOUND'],
     image: true,

@@ -15,6 +15,7 @@ import { linksExportRouter } from './links-export.ts';
 import { linksImportRouter } from './links-import.ts';
 import { linksQrRouter } from './links-qr.ts';
 import { pathParam } from './path-param.ts';
+import { mayCreateTags } from './tag-creation.ts';
 import { authedProcedure } from './trpc.ts';
 
 const tags = ['Links'];
@@ -29,11 +30,12 @@ export const linksRouter = {
     openapi: { method: 'POST', path: '/links', tags, summary: 'Create a link', protect: true, successDescription: 'The new link' },
     success: 201,
     role: 'member',
+    scope: 'links.write',
     errors: CREATE_ERRORS,
   })
     .input(CreateLinkBodySchema)
     .output(LinkSchema)
-    .mutation(({ ctx, input }) => ctx.services.links.create(ctx.accountId, input)),
+    .mutation(({ ctx, input }) => ctx.services.links.create(ctx.accountId, input, mayCreateTags(ctx))),
 
   list: authedProcedure({
     openapi: {
@@ -45,6 +47,7 @@ export const linksRouter = {
     },
     success: 200,
     role: 'viewer',
+    scope: 'links.read',
     errors: ['VALIDATION_ERROR'],
   })
     .input(ListLinksQuerySchema)
@@ -55,6 +58,7 @@ export const linksRouter = {
     openapi: { method: 'GET', path: '/links/{id}', tags, summary: 'Get a link by lnk_ id or ext_ external id', protect: true },
     success: 200,
     role: 'viewer',
+    scope: 'links.read',
     errors: ['LINK_NOT_FOUND'],
   })
     .input(linkRef)
@@ -65,16 +69,20 @@ export const linksRouter = {
     openapi: { method: 'PATCH', path: '/links/{id}', tags, summary: 'Update a link (only the fields sent change)', protect: true },
     success: 200,
     role: 'member',
+    scope: 'links.write',
     errors: UPDATE_ERRORS,
   })
     .input(UpdateLinkBodySchema.extend(linkRef.shape))
     .output(LinkSchema)
-    .mutation(({ ctx, input: { id, ...body } }) => ctx.services.links.update(ctx.accountId, pathParam('link', id), body)),
+    .mutation(({ ctx, input: { id, ...body } }) =>
+      ctx.services.links.update(ctx.accountId, pathParam('link', id), body, mayCreateTags(ctx)),
+    ),
 
   delete: authedProcedure({
     openapi: { method: 'DELETE', path: '/links/{id}', tags, summary: 'Delete a link', protect: true, successDescription: 'Deleted' },
     success: 204,
     role: 'member',
+    scope: 'links.write',
     errors: DELETE_ERRORS,
   })
     .input(linkRef)
@@ -92,11 +100,12 @@ export const linksRouter = {
     },
     success: 'createdOrFound',
     role: 'member',
+    scope: 'links.write',
     errors: CREATE_ERRORS,
   })
     .input(CreateLinkBodySchema)
     .output(UpsertedLinkSchema)
-    .mutation(({ ctx, input }) => ctx.services.links.upsert(ctx.accountId, input)),
+    .mutation(({ ctx, input }) => ctx.services.links.upsert(ctx.accountId, input, mayCreateTags(ctx))),
 
   ...linksExportRouter,
   ...linksImportRouter,

@@ -8,6 +8,7 @@ const UNKNOWN = {
   domain: () => new AppError('DOMAIN_NOT_FOUND'),
   webhook: () => new AppError('WEBHOOK_NOT_FOUND'),
   delivery: () => new AppError('WEBHOOK_DELIVERY_NOT_FOUND'),
+  key: () => new AppError('KEY_NOT_FOUND'),
 } as const;
 
 /**

@@ -46,6 +46,7 @@ export const authRouter = {
     openapi: auth('POST', 'sign-in'),
     success: 200,
     role: 'anyone',
+    scope: 'anyone',
     errors: ['INVALID_CREDENTIALS', 'FORBIDDEN', 'VALIDATION_ERROR'],
   })
     .input(SignInBodySchema)
@@ -56,6 +57,7 @@ export const authRouter = {
     openapi: auth('GET', 'password-link'),
     success: 200,
     role: 'anyone',
+    scope: 'anyone',
     errors: ['ONE_TIME_LINK_INVALID', 'VALIDATION_ERROR'],
   })
     .input(PasswordLinkQuerySchema)
@@ -66,18 +68,19 @@ export const authRouter = {
     openapi: auth('POST', 'password-link'),
     success: 200,
     role: 'anyone',
+    scope: 'anyone',
     errors: ['ONE_TIME_LINK_INVALID', 'EMAIL_TAKEN', 'FORBIDDEN', 'VALIDATION_ERROR'],
   })
     .input(UsePasswordLinkBodySchema)
     .output(MeSchema)
     .mutation(({ ctx, input }) => ctx.services.signIn.usePasswordLink(webOf(ctx), ctx.caller, input.token, input.password, input.email)),
 
-  me: authedProcedure({ openapi: auth('GET', 'me'), success: 200, role: 'viewer', person: true, errors: ['FORBIDDEN'] })
+  me: authedProcedure({ openapi: auth('GET', 'me'), success: 200, role: 'viewer', scope: 'session', errors: ['FORBIDDEN'] })
     .input(z.strictObject({}))
     .output(MeSchema)
     .query(({ ctx }) => ctx.services.signIn.me(ctx.caller)),
 
-  signOut: authedProcedure({ openapi: auth('POST', 'sign-out'), success: 200, role: 'viewer', person: true, errors: ['FORBIDDEN'] })
+  signOut: authedProcedure({ openapi: auth('POST', 'sign-out'), success: 200, role: 'viewer', scope: 'session', errors: ['FORBIDDEN'] })
     .input(z.strictObject({}))
     .output(z.object({ signed_out: z.literal(true) }))
     .mutation(async ({ ctx }) => {
@@ -89,7 +92,8 @@ export const authRouter = {
     openapi: auth('POST', 'sign-out-everywhere'),
     success: 200,
     role: 'viewer',
-    person: true,
+    scope: 'session',
+
     errors: ['FORBIDDEN'],
   })
     .input(z.strictObject({}))
@@ -99,7 +103,7 @@ export const authRouter = {
       return { signed_out: true as const };
     }),
 
-  sessions: authedProcedure({ openapi: auth('GET', 'sessions'), success: 200, role: 'viewer', person: true, errors: ['FORBIDDEN'] })
+  sessions: authedProcedure({ openapi: auth('GET', 'sessions'), success: 200, role: 'viewer', scope: 'session', errors: ['FORBIDDEN'] })
     .input(z.strictObject({}))
     .output(z.array(SessionSchema))
     .query(({ ctx }) => {
@@ -111,7 +115,8 @@ export const authRouter = {
     openapi: auth('POST', 'end-session'),
     success: 200,
     role: 'viewer',
-    person: true,
+    scope: 'session',
+
     errors: ['FORBIDDEN', 'NOT_FOUND'],
   })
     .input(EndSessionBodySchema)
@@ -127,7 +132,8 @@ export const authRouter = {
     openapi: auth('POST', 'change-password'),
     success: 200,
     role: 'viewer',
-    person: true,
+    scope: 'session',
+
     errors: ['FORBIDDEN', 'VALIDATION_ERROR'],
   })
     .input(ChangePasswordBodySchema)
@@ -142,7 +148,8 @@ export const authRouter = {
     openapi: auth('POST', 'switch-workspace'),
     success: 200,
     role: 'viewer',
-    person: true,
+    scope: 'session',
+
     errors: ['FORBIDDEN', 'VALIDATION_ERROR'],
   })
     .input(SwitchWorkspaceBodySchema)
@@ -158,7 +165,7 @@ const members = (method: 'GET' | 'POST', path: string): Meta['openapi'] => ({
 });
 
 export const membersRouter = {
-  list: authedProcedure({ openapi: members('GET', ''), success: 200, role: 'viewer', errors: [] })
+  list: authedProcedure({ openapi: members('GET', ''), success: 200, role: 'viewer', scope: 'every-scope', errors: [] })
     .input(z.strictObject({}))
     .output(z.array(MemberSchema))
     .query(({ ctx }) => ctx.services.members.list(ctx.accountId)),
@@ -167,6 +174,7 @@ export const membersRouter = {
     openapi: members('POST', '/role'),
     success: 200,
     role: 'admin',
+    scope: 'every-scope',
     errors: ['FORBIDDEN', 'LAST_OWNER', 'NOT_FOUND', 'VALIDATION_ERROR'],
   })
     .input(ChangeRoleBodySchema)
@@ -177,6 +185,7 @@ export const membersRouter = {
     openapi: members('POST', '/remove'),
     success: 200,
     role: 'admin',
+    scope: 'every-scope',
     errors: ['FORBIDDEN', 'LAST_OWNER', 'NOT_FOUND', 'VALIDATION_ERROR'],
   })
     .input(RemoveMemberBodySchema)
@@ -190,7 +199,8 @@ export const membersRouter = {
     openapi: members('POST', '/leave'),
     success: 200,
     role: 'viewer',
-    person: true,
+    scope: 'session',
+
     errors: ['FORBIDDEN', 'LAST_OWNER'],
   })
     .input(z.strictObject({}))
@@ -205,12 +215,24 @@ export const membersRouter = {
 const workspace = (path: string): Meta['openapi'] => ({ method: 'POST', path: `/workspace/${path}`, tags: ['People'], enabled: false });
 
 export const workspaceRouter = {
-  rename: authedProcedure({ openapi: workspace('rename'), success: 200, role: 'owner', errors: ['FORBIDDEN', 'VALIDATION_ERROR'] })
+  rename: authedProcedure({
+    openapi: workspace('rename'),
+    success: 200,
+    role: 'owner',
+    scope: 'every-scope',
+    errors: ['FORBIDDEN', 'VALIDATION_ERROR'],
+  })
     .input(RenameWorkspaceBodySchema)
     .output(z.object({ id: z.string(), name: z.string() }))
     .mutation(({ ctx, input }) => ctx.services.members.rename(ctx.accountId, input.name)),
 
-  delete: authedProcedure({ openapi: workspace('delete'), success: 200, role: 'owner', errors: ['FORBIDDEN', 'VALIDATION_ERROR'] })
+  delete: authedProcedure({
+    openapi: workspace('delete'),
+    success: 200,
+    role: 'owner',
+    scope: 'every-scope',
+    errors: ['FORBIDDEN', 'VALIDATION_ERROR'],
+  })
     .input(DeleteWorkspaceBodySchema)
     .output(z.object({ deleted: z.literal(true) }))
     .mutation(async ({ ctx, input }) => {

@@ -1,6 +1,7 @@
 import type { Context } from './context.ts';
 import { domainsRouter } from './domains.ts';
 import { invitationsRouter } from './invitations.ts';
+import { keysRouter } from './keys.ts';
 import { linksRouter } from './links.ts';
 import { authRouter, membersRouter, workspaceRouter } from './people.ts';
 import { errorShapeOf, proceduresOf } from './router-internals.ts';
@@ -16,6 +17,7 @@ export const appRouter = router({
   stats: statsRouter,
   domains: domainsRouter,
   webhooks: webhooksRouter,
+  keys: keysRouter,
   auth: authRouter,
   members: membersRouter,
   workspace: workspaceRouter,

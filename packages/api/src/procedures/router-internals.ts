@@ -96,8 +96,10 @@ function isProcedure(value: unknown): value is AnyProcedure {
 // Every procedure is made by authedProcedure(meta), which takes a whole Meta.
 function isMeta(meta: unknown): meta is Meta {
   if (typeof meta !== 'object' || meta === null) return false;
-  const { openapi, success, errors, role } = meta as Partial<Meta>;
-  return typeof openapi === 'object' && success !== undefined && Array.isArray(errors) && typeof role === 'string';
+  const { openapi, success, errors, role, scope } = meta as Partial<Meta>;
+  return (
+    typeof openapi === 'object' && success !== undefined && Array.isArray(errors) && typeof role === 'string' && typeof scope === 'string'
+  );
 }
 
 function internalsChanged(what: string): Error {

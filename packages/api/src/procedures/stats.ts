@@ -20,6 +20,7 @@ export const statsRouter = {
     },
     success: 200,
     role: 'viewer',
+    scope: 'analytics.read',
     errors: ['LINK_NOT_FOUND', 'VALIDATION_ERROR'],
   })
     .input(LinkStatsQuerySchema)
@@ -37,6 +38,7 @@ export const statsRouter = {
     },
     success: 200,
     role: 'viewer',
+    scope: 'analytics.read',
     errors: ['TAG_NOT_FOUND', 'VALIDATION_ERROR'],
   })
     .input(TagStatsQuerySchema)
@@ -54,6 +56,7 @@ export const statsRouter = {
     },
     success: 200,
     role: 'viewer',
+    scope: 'analytics.read',
     errors: ['VALIDATION_ERROR'],
   })
     .input(StatsQuerySchema)

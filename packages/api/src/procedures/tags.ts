@@ -12,6 +12,7 @@ export const tagsRouter = {
     openapi: { method: 'POST', path: '/tags', tags, summary: 'Create a tag', protect: true, successDescription: 'The new tag' },
     success: 201,
     role: 'member',
+    scope: 'tags.write',
     errors: ['PLAN_LIMIT_REACHED', 'TAG_NAME_TAKEN', 'VALIDATION_ERROR'],
   })
     .input(CreateTagBodySchema)
@@ -22,6 +23,7 @@ export const tagsRouter = {
     openapi: { method: 'GET', path: '/tags', tags, summary: 'List all tags, newest first', protect: true },
     success: 200,
     role: 'viewer',
+    scope: 'tags.read',
     errors: [],
   })
     .input(z.strictObject({}))
@@ -32,6 +34,7 @@ export const tagsRouter = {
     openapi: { method: 'PATCH', path: '/tags/{id}', tags, summary: 'Rename or recolour a tag', protect: true },
     success: 200,
     role: 'member',
+    scope: 'tags.write',
     errors: ['TAG_NOT_FOUND', 'TAG_NAME_TAKEN', 'VALIDATION_ERROR'],
   })
     .input(UpdateTagBodySchema.extend(tagRef.shape))
@@ -42,6 +45,7 @@ export const tagsRouter = {
     openapi: { method: 'DELETE', path: '/tags/{id}', tags, summary: 'Delete a tag', protect: true, successDescription: 'Deleted' },
     success: 204,
     role: 'member',
+    scope: 'tags.write',
     errors: ['TAG_NOT_FOUND'],
   })
     .input(tagRef)

@@ -1,4 +1,4 @@
-import type { ErrorCode, ErrorExample } from '@shortlinks/contract';
+import { type ErrorCode, type ErrorExample, SCOPES, type Scope, scopeGranted } from '@shortlinks/contract';
 import { initTRPC } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { AppError, toAppError, toTRPCError } from '../errors.ts';
@@ -18,6 +18,9 @@ export interface BulkSuccess {
   bulk: 200 | 201;
   itemErrors: readonly ErrorCode[];
 }
+
+/** What an API key needs to call a procedure: see {@link Meta.scope}. */
+export type ProcedureScope = Scope | 'session' | 'every-scope' | 'anyone';
 
 /** The status of a bulk call whose items were all done, some, or none. */
 const BULK_SOME_DONE = 207;
@@ -41,8 +44,19 @@ export interface Meta extends OpenApiMeta {
    * it does not compile.
    */
   role: Role | 'anyone';
-  /** Needs a signed-in person (a session cookie on tRPC): an API key is refused with 403 FORBIDDEN. */
-  person?: true;
+  /**
+   * What an API key needs to call it (docs/accounts.md, "Keys and scopes"), checked on both
+   * transports before the procedure runs: a key without it gets 403 FORBIDDEN `This key lacks the
+   * scope links.write` and nothing changes. A session (a person) is governed by `role` alone.
+   * Required beside `role`: a procedure without it does not compile.
+   * - a {@link Scope}: a key holding it (or its `.write`, for a `.read`);
+   * - `session`: only a person signed in to the dashboard (signing out, two-factor, one's
+   *   sessions): every key is refused;
+   * - `every-scope`: managing people and the workspace, which no scope names: only a key holding
+   *   every scope (the operator's, and those made before scopes) within its role;
+   * - `anyone`: needs no caller (signing in, a one-time link), with `role: 'anyone'`.
+   */
+  scope: ProcedureScope;
   /** The OpenAPI document's example of an error, where the code's own would not fit this operation. */
   errorExamples?: Partial<Record<ErrorCode, ErrorExample>>;
   /**
@@ -98,13 +112,16 @@ export const router = t.router;
 const authed = t.procedure.use(async ({ ctx, meta, next, path }) => {
   const { caller } = ctx;
   if (!caller) throw toTRPCError(new AppError('UNAUTHORIZED'));
+  const scope = meta?.scope;
+  // A key is held to its scopes first, so it hears what it lacks; a session to its role alone.
+  if (caller.scopes !== null) {
+    const lacking = scopeLacking(caller.scopes, scope);
+    if (lacking !== undefined) throw toTRPCError(new AppError('FORBIDDEN', lacking));
+  }
   const needed = meta?.role;
   // A procedure made by authedProcedure always has a role; none here would be a bug, so refuse.
   if (needed === undefined || (needed !== 'anyone' && !roleAtLeast(caller.role, needed))) {
     throw toTRPCError(new AppError('FORBIDDEN', refusal(caller.role, needed)));
-  }
-  if (meta?.person && !caller.session) {
-    throw toTRPCError(new AppError('FORBIDDEN', 'Only a person signed in to the dashboard can do this; an API key cannot'));
   }
   // The workspace requires two-factor: until they turn it on, a person may only sign out and enrol.
   if (caller.twoFactorMissing && !/^(auth|twoFactor)\./.test(path)) throw toTRPCError(new AppError('TWO_FACTOR_ENROLMENT_REQUIRED'));
@@ -136,7 +153,7 @@ export const authedProcedure = (meta: Meta) => (meta.openapi.method === 'GET' ? 
  * A procedure that needs no caller (signing in, a one-time link): its own checks stand in for the
  * caller's, and it runs for anyone. Its meta says `role: 'anyone'`.
  */
-export const publicProcedure = (meta: Meta & { role: 'anyone' }) =>
+export const publicProcedure = (meta: Meta & { role: 'anyone'; scope: 'anyone' }) =>
   t.procedure
     .use(async ({ next }) => {
       const result = await next();
@@ -144,6 +161,18 @@ export const publicProcedure = (meta: Meta & { role: 'anyone' }) =>
       return result;
     })
     .meta(meta);
+
+/** Why a key holding `held` is refused a procedure that needs `scope`, or undefined when it may call it. */
+export function scopeLacking(held: readonly Scope[], scope: ProcedureScope | undefined): string | undefined {
+  if (scope === undefined) return 'This cannot be called';
+  if (scope === 'anyone') return undefined;
+  if (scope === 'session') return 'Only a person signed in to the dashboard can do this; an API key cannot';
+  if (scope === 'every-scope') {
+    const missing = SCOPES.find((one) => !held.includes(one));
+    return missing === undefined ? undefined : `This key lacks the scope ${missing}; managing people needs a key with every scope`;
+  }
+  return scopeGranted(held, scope) ? undefined : `This key lacks the scope ${scope}`;
+}
 
 /** Why a caller of `role` is refused a procedure that needs `needed`. */
 function refusal(role: Role, needed: Role | 'anyone' | undefined): string {

@@ -5,6 +5,7 @@ import {
   RequireTwoFactorBodySchema,
   TwoFactorCodeBodySchema,
   TwoFactorEnrolmentSchema,
+  TwoFactorProofBodySchema,
   TwoFactorStatusSchema,
 } from '@shortlinks/contract';
 import type { TRPCRouterRecord } from '@trpc/server';
@@ -25,7 +26,7 @@ const twoFactor = (method: 'GET' | 'POST', path: string): Meta['openapi'] => ({
 });
 
 export const twoFactorRouter = {
-  status: authedProcedure({ openapi: twoFactor('GET', 'status'), success: 200, role: 'viewer', person: true, errors: ['FORBIDDEN'] })
+  status: authedProcedure({ openapi: twoFactor('GET', 'status'), success: 200, role: 'viewer', scope: 'session', errors: ['FORBIDDEN'] })
     .input(z.strictObject({}))
     .output(TwoFactorStatusSchema)
     .query(async ({ ctx }) => {
@@ -38,7 +39,8 @@ export const twoFactorRouter = {
     openapi: twoFactor('POST', 'enrol'),
     success: 200,
     role: 'viewer',
-    person: true,
+    scope: 'session',
+
     errors: ['FORBIDDEN', 'VALIDATION_ERROR'],
   })
     .input(z.strictObject({}))
@@ -52,7 +54,8 @@ export const twoFactorRouter = {
     openapi: twoFactor('POST', 'confirm'),
     success: 200,
     role: 'viewer',
-    person: true,
+    scope: 'session',
+
     errors: ['FORBIDDEN', 'VALIDATION_ERROR'],
   })
     .input(TwoFactorCodeBodySchema)
@@ -63,7 +66,8 @@ export const twoFactorRouter = {
     openapi: twoFactor('POST', 'disable'),
     success: 200,
     role: 'viewer',
-    person: true,
+    scope: 'session',
+
     errors: ['FORBIDDEN', 'VALIDATION_ERROR'],
   })
     .input(DisableTwoFactorBodySchema)
@@ -77,18 +81,20 @@ export const twoFactorRouter = {
     openapi: twoFactor('POST', 'recovery-codes'),
     success: 200,
     role: 'viewer',
-    person: true,
+    scope: 'session',
+
     errors: ['FORBIDDEN', 'VALIDATION_ERROR'],
   })
-    .input(TwoFactorCodeBodySchema)
+    .input(TwoFactorProofBodySchema)
     .output(RecoveryCodesSchema)
-    .mutation(({ ctx, input }) => ctx.services.twoFactor.newRecoveryCodes(personOf(ctx.caller).user.id, input.code)),
+    .mutation(({ ctx, input }) => ctx.services.twoFactor.newRecoveryCodes(personOf(ctx.caller).user.id, input)),
 
   /** The second step of a sign-in: the code after the password (the pending sign-in's cookie says whose). */
   signIn: publicProcedure({
     openapi: twoFactor('POST', 'sign-in'),
     success: 200,
     role: 'anyone',
+    scope: 'anyone',
     errors: ['TWO_FACTOR_EXPIRED', 'FORBIDDEN', 'VALIDATION_ERROR'],
   })
     .input(TwoFactorCodeBodySchema)
@@ -104,6 +110,7 @@ export const twoFactorRouter = {
     openapi: twoFactor('POST', 'require'),
     success: 200,
     role: 'owner',
+    scope: 'every-scope',
     errors: ['FORBIDDEN', 'VALIDATION_ERROR'],
   })
     .input(RequireTwoFactorBodySchema)

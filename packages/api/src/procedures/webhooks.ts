@@ -31,6 +31,7 @@ export const webhooksRouter = {
       successDescription: 'The webhook, with its secret',
     },
     role: 'admin',
+    scope: 'webhooks.write',
     success: 201,
     errors: ['VALIDATION_ERROR'],
   })
@@ -41,6 +42,7 @@ export const webhooksRouter = {
   list: authedProcedure({
     openapi: { method: 'GET', path: '/webhooks', tags, summary: 'List the webhooks, newest first', protect: true },
     role: 'admin',
+    scope: 'webhooks.read',
     success: 200,
     errors: [],
   })
@@ -51,6 +53,7 @@ export const webhooksRouter = {
   get: authedProcedure({
     openapi: { method: 'GET', path: '/webhooks/{id}', tags, summary: 'Get a webhook', protect: true },
     role: 'admin',
+    scope: 'webhooks.read',
     success: 200,
     errors: ['WEBHOOK_NOT_FOUND'],
   })
@@ -61,6 +64,7 @@ export const webhooksRouter = {
   update: authedProcedure({
     openapi: { method: 'PATCH', path: '/webhooks/{id}', tags, summary: 'Change a webhook, or enable or disable it', protect: true },
     role: 'admin',
+    scope: 'webhooks.write',
     success: 200,
     errors: ['WEBHOOK_NOT_FOUND', 'VALIDATION_ERROR'],
   })
@@ -71,6 +75,7 @@ export const webhooksRouter = {
   delete: authedProcedure({
     openapi: { method: 'DELETE', path: '/webhooks/{id}', tags, summary: 'Delete a webhook', protect: true, successDescription: 'Deleted' },
     role: 'admin',
+    scope: 'webhooks.write',
     success: 204,
     errors: ['WEBHOOK_NOT_FOUND'],
   })
@@ -87,6 +92,7 @@ export const webhooksRouter = {
       protect: true,
     },
     role: 'admin',
+    scope: 'webhooks.write',
     success: 200,
     errors: ['WEBHOOK_NOT_FOUND'],
   })
@@ -97,6 +103,7 @@ export const webhooksRouter = {
   deliveries: authedProcedure({
     openapi: { method: 'GET', path: '/webhooks/{id}/deliveries', tags, summary: 'The delivery log, newest first', protect: true },
     role: 'admin',
+    scope: 'webhooks.read',
     success: 200,
     errors: ['WEBHOOK_NOT_FOUND', 'VALIDATION_ERROR'],
   })
@@ -113,6 +120,7 @@ export const webhooksRouter = {
       protect: true,
     },
     role: 'admin',
+    scope: 'webhooks.read',
     success: 200,
     errors: ['WEBHOOK_NOT_FOUND', 'WEBHOOK_DELIVERY_NOT_FOUND'],
   })
@@ -131,6 +139,7 @@ export const webhooksRouter = {
       protect: true,
     },
     role: 'admin',
+    scope: 'webhooks.write',
     success: 200,
     errors: ['WEBHOOK_NOT_FOUND', 'WEBHOOK_DELIVERY_NOT_FOUND'],
   })
@@ -143,6 +152,7 @@ export const webhooksRouter = {
   test: authedProcedure({
     openapi: { method: 'POST', path: '/webhooks/{id}/test', tags, summary: 'Send a webhook.test event', protect: true },
     role: 'admin',
+    scope: 'webhooks.write',
     success: 201,
     errors: ['WEBHOOK_NOT_FOUND'],
   })

@@ -34,6 +34,23 @@ export class TagService {
     });
   }
 
+  /**
+   * The names of `names` no tag of the account has (ignoring case): what a link call's `tag_names`
+   * would create. A key without `tags.write` is refused before it writes when this is not empty.
+   */
+  async namesMissing(accountId: string, names: readonly string[]): Promise<string[]> {
+    const lower = [...new Set(names.filter(storable).map((name) => name.toLowerCase()))];
+    if (lower.length === 0) return [...names];
+    const rows = await reader(this.#orm)
+      .selectFrom('tag')
+      .select((eb) => eb.fn<string>('lower', ['name']).as('name'))
+      .where('account_id', '=', accountId)
+      .where((eb) => eb(eb.fn('lower', ['name']), 'in', lower))
+      .execute();
+    const found = new Set(rows.map((row) => row.name));
+    return names.filter((name) => !found.has(name.toLowerCase()));
+  }
+
   /** All tags, newest first, with the number of live links carrying each (deleted links carry none). */
   async list(accountId: string): Promise<TagList> {
     const db = reader(this.#orm);

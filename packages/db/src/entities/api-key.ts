@@ -15,6 +15,14 @@ export const ApiKey = defineEntity({
     created_at: p.datetime().defaultRaw('now()'),
     revoked_at: p.datetime().nullable(),
     /** The person who made the key (null: the operator's CLI, before people existed): the key acts with their role, and goes when they are removed. */
+    /** Chosen by its maker, to tell keys apart (keys made before names: `API key`). */
+    name: p.text().defaultRaw("'API key'"),
+    /** What the key may do (docs/accounts.md, "Keys and scopes"); keys made before scopes hold every one. */
+    scopes: p.array().columnType('text[]'),
+    /** When the key stops working; null: never. */
+    expires_at: p.datetime().nullable(),
+    /** Written at most once a minute per key, so a busy key costs no write per request. */
+    last_used_at: p.datetime().nullable(),
     created_by_user: () => p.manyToOne(AppUser).fieldName('created_by_user_id').columnType('text').deleteRule('set null').nullable(),
   },
 });

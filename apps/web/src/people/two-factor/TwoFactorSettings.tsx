@@ -6,17 +6,20 @@ import { CallFailed, sessionMutation, sessionQuery, signedIn } from '../session-
 
 /**
  * Two-factor sign-in on the Security page: turning it on (the QR code and the secret, a first
- * code, then the recovery codes shown once), off (a code or the password), and for an owner the
+ * code, then the recovery codes shown once), off (a code or the password), a new set of recovery
+ * codes (a code or the password; the old ones stop working), and for an owner the
  * workspace's requirement.
  */
 export function TwoFactorSettings() {
   const [status, setStatus] = useState<TwoFactorStatusView>();
   const [owner, setOwner] = useState(false);
   const [enrolment, setEnrolment] = useState<TwoFactorEnrolmentView>();
-  const [recovery, setRecovery] = useState<string[]>();
+  const [recovery, setRecovery] = useState<{ codes: string[]; renewed: boolean }>();
   const [code, setCode] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<{ field: string | null; message: string }>();
+  const [proof, setProof] = useState({ code: '', password: '' });
+  // `form` says which form's fields an error belongs to: two of them ask for a code or the password.
+  const [error, setError] = useState<{ field: string | null; message: string; form?: 'renew' }>();
 
   const load = useCallback(async () => {
     try {
@@ -31,21 +34,26 @@ export function TwoFactorSettings() {
     void load();
   }, [load]);
 
-  const run = async (work: () => Promise<void>) => {
+  const run = async (work: () => Promise<void>, form?: 'renew') => {
     setError(undefined);
     try {
       await work();
     } catch (caught) {
-      setError({ field: caught instanceof CallFailed ? caught.field : null, message: (caught as Error).message });
+      setError({
+        field: caught instanceof CallFailed ? caught.field : null,
+        message: (caught as Error).message,
+        ...(form ? { form } : {}),
+      });
     }
   };
+  const fieldError = (field: string, form?: 'renew') => (error?.field === field && error.form === form ? error.message : undefined);
 
   const start = () => run(async () => setEnrolment(await sessionMutation('twoFactor.enrol', {}, currentCsrfToken())));
   const confirm = (event: FormEvent) => {
     event.preventDefault();
     return run(async () => {
       const answer = await sessionMutation<{ recovery_codes: string[] }>('twoFactor.confirm', { code }, currentCsrfToken());
-      setRecovery(answer.recovery_codes);
+      setRecovery({ codes: answer.recovery_codes, renewed: false });
       setEnrolment(undefined);
       setCode('');
       await load();
@@ -60,6 +68,16 @@ export function TwoFactorSettings() {
       setRecovery(undefined);
       await load();
     });
+  };
+  const renewCodes = (event: FormEvent) => {
+    event.preventDefault();
+    return run(async () => {
+      const body = proof.code ? { code: proof.code } : { password: proof.password };
+      const answer = await sessionMutation<{ recovery_codes: string[] }>('twoFactor.recoveryCodes', body, currentCsrfToken());
+      setRecovery({ codes: answer.recovery_codes, renewed: true });
+      setProof({ code: '', password: '' });
+      await load();
+    }, 'renew');
   };
   const require = (required: boolean) =>
     run(async () => {
@@ -78,9 +96,12 @@ export function TwoFactorSettings() {
       ) : null}
       {recovery ? (
         <div className="banner ok" role="status">
-          <p>Two-factor sign-in is on. Keep these recovery codes somewhere safe: each works once, and they are shown only now.</p>
+          <p>
+            {recovery.renewed ? 'New recovery codes: the old ones no longer work.' : 'Two-factor sign-in is on.'} Keep these recovery codes
+            somewhere safe: each works once, and they are shown only now.
+          </p>
           <ul className="recovery-codes" aria-label="Recovery codes">
-            {recovery.map((entry) => (
+            {recovery.codes.map((entry) => (
               <li key={entry}>
                 <code>{entry}</code>
               </li>
@@ -103,7 +124,7 @@ export function TwoFactorSettings() {
           <p>
             Secret: <code data-testid="two-factor-secret">{enrolment.secret}</code>
           </p>
-          <Field label="Code from the app" error={error?.field === 'code' ? error.message : undefined}>
+          <Field label="Code from the app" error={fieldError('code')}>
             {(props) => (
               <input
                 {...props}
@@ -126,12 +147,12 @@ export function TwoFactorSettings() {
             On. {status.recovery_codes_left} recovery code{status.recovery_codes_left === 1 ? '' : 's'} left.
           </p>
           <form method="post" onSubmit={disable} noValidate aria-label="Turn off two-factor sign-in">
-            <Field label="Code, or recovery code" error={error?.field === 'code' ? error.message : undefined}>
+            <Field label="Code, or recovery code" error={fieldError('code')}>
               {(props) => (
                 <input {...props} name="code" autoComplete="one-time-code" value={code} onChange={(e) => setCode(e.target.value)} />
               )}
             </Field>
-            <Field label="Or your password" error={error?.field === 'password' ? error.message : undefined}>
+            <Field label="Or your password" error={fieldError('password')}>
               {(props) => (
                 <input
                   {...props}
@@ -145,6 +166,36 @@ export function TwoFactorSettings() {
             </Field>
             <button type="submit" className="button danger">
               Turn off two-factor sign-in
+            </button>
+          </form>
+          <form method="post" onSubmit={renewCodes} noValidate aria-label="New recovery codes">
+            <h3>New recovery codes</h3>
+            <p>Lost them, or used most? Make a new set: the old codes stop working at once.</p>
+            <Field label="Code from the app" error={fieldError('code', 'renew')}>
+              {(props) => (
+                <input
+                  {...props}
+                  name="renew-code"
+                  autoComplete="one-time-code"
+                  value={proof.code}
+                  onChange={(e) => setProof({ ...proof, code: e.target.value })}
+                />
+              )}
+            </Field>
+            <Field label="Or your current password" error={fieldError('password', 'renew')}>
+              {(props) => (
+                <input
+                  {...props}
+                  name="renew-password"
+                  type="password"
+                  autoComplete="current-password"
+                  value={proof.password}
+                  onChange={(e) => setProof({ ...proof, password: e.target.value })}
+                />
+              )}
+            </Field>
+            <button type="submit" className="button">
+              Make new recovery codes
             </button>
           </form>
         </>

@@ -27,6 +27,8 @@ export interface ImportOptions {
   onApplied?: (applied: AppliedRow) => void;
   /** Hears of the counts after each batch. */
   onProgress?: (counts: ImportCounts) => void;
+  /** False for a key without `tags.write`: a row naming a tag that does not exist is refused (FORBIDDEN). */
+  mayCreateTags?: boolean;
 }
 
 export interface ImportCounts {
@@ -120,16 +122,20 @@ export class LinkImportService {
 
     if (dryRun || mode === 'fail') {
       try {
-        await this.#links.writeBatch(accountId, async (writes) => {
-          for await (const batch of inBatches(rows, batchSize)) {
-            counts.read += batch.length;
-            await this.#apply(writes, await this.#prepare(batch), run);
-            options.onProgress?.({ ...counts });
-            if (run.stoppedAt) break;
-          }
-          // A dry run never keeps what it did; a `fail` import only when it met no conflict.
-          if (dryRun || run.stoppedAt) throw new Undo();
-        });
+        await this.#links.writeBatch(
+          accountId,
+          async (writes) => {
+            for await (const batch of inBatches(rows, batchSize)) {
+              counts.read += batch.length;
+              await this.#apply(writes, await this.#prepare(batch), run);
+              options.onProgress?.({ ...counts });
+              if (run.stoppedAt) break;
+            }
+            // A dry run never keeps what it did; a `fail` import only when it met no conflict.
+            if (dryRun || run.stoppedAt) throw new Undo();
+          },
+          options.mayCreateTags,
+        );
       } catch (error) {
         if (!(error instanceof Undo)) throw error;
       }
@@ -137,7 +143,7 @@ export class LinkImportService {
       for await (const batch of inBatches(rows, batchSize)) {
         counts.read += batch.length;
         const prepared = await this.#prepare(batch);
-        await this.#links.writeBatch(accountId, (writes) => this.#apply(writes, prepared, run));
+        await this.#links.writeBatch(accountId, (writes) => this.#apply(writes, prepared, run), options.mayCreateTags);
         options.onProgress?.({ ...counts });
       }
     }

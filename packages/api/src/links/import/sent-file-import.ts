@@ -40,7 +40,8 @@ export class SentFileImportService {
     this.maxBytes = maxBytes;
   }
 
-  async import(accountId: string, sent: SentFile): Promise<ImportReport> {
+  /** `mayCreateTags`: false for a key without `tags.write`, whose rows naming new tags are refused. */
+  async import(accountId: string, sent: SentFile, mayCreateTags = true): Promise<ImportReport> {
     const bytes = Buffer.byteLength(sent.file);
     if (bytes > this.maxBytes) {
       throw new AppError('PAYLOAD_TOO_LARGE', `The file is ${bytes} bytes; this server imports files of at most ${this.maxBytes}`, 'file');
@@ -58,6 +59,7 @@ export class SentFileImportService {
       result = await this.#imports.import(accountId, IMPORT_FORMAT_READERS[format](sent.file), {
         onConflict: sent.on_conflict,
         dryRun: sent.dry_run,
+        mayCreateTags,
         onApplied: ({ row, outcome, slug, destination_url, randomSlug }) => {
           if (rows.length >= IMPORT_LISTED_ROWS) return;
           // A dry run's random slug is undone with it: the import will draw another.
