@@ -1,3 +1,4 @@
+import { LIMITS } from '@shortlinks/contract';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startDnsServer, type TestDnsServer } from './dns-server.ts';
 import { type ApiResponse, createAccount, startTestServer, type TestAccount, type TestServer } from './harness.ts';
@@ -101,6 +102,20 @@ describe('POST /domains', () => {
   test('a name the workspace already added is DOMAIN_TAKEN', async () => {
     await addDomain(alice, 'twice.example');
     expectError(await alice.call('POST', '/domains', { name: 'TWICE.example' }), 409, 'DOMAIN_TAKEN', 'name');
+  });
+});
+
+describe('the cap on domains', () => {
+  test(`a workspace holds at most ${LIMITS.domainsPerWorkspace} domains: DOMAIN_LIMIT_REACHED, nothing added; deleting one makes room`, async () => {
+    const carol = await createAccount(server, { plan: 'unlimited' });
+    const added: DomainBody[] = [];
+    for (let index = 0; index < LIMITS.domainsPerWorkspace; index++) added.push(await addDomain(carol, `d${index}.carol.example`));
+    expectError(await carol.call('POST', '/domains', { name: 'one-more.carol.example' }), 403, 'DOMAIN_LIMIT_REACHED', 'name');
+    expect((await carol.call('GET', '/domains')).body.domains).toHaveLength(LIMITS.domainsPerWorkspace);
+    // The cap is the workspace's own: another workspace still adds.
+    await addDomain(bob, 'one-more.carol.example');
+    expect((await carol.call('DELETE', `/domains/${added[0]?.id}`)).status).toBe(204);
+    await addDomain(carol, 'one-more.carol.example');
   });
 });
 

@@ -21,7 +21,7 @@ export const domainsRouter = {
     },
     success: 201,
     role: 'admin',
-    errors: ['DOMAIN_TAKEN', 'VALIDATION_ERROR'],
+    errors: ['DOMAIN_TAKEN', 'DOMAIN_LIMIT_REACHED', 'VALIDATION_ERROR'],
   })
     .input(CreateDomainBodySchema)
     .output(DomainSchema)
