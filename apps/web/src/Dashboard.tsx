@@ -7,6 +7,7 @@ import { type AccountState, useAccount } from './account.ts';
 import { useInAppLinks } from './in-app-links.ts';
 import { paths } from './routes.ts';
 import { people } from './session/people-api.ts';
+import { DomainsPage } from './views/DomainsPage.tsx';
 import { LinkStatsPage } from './views/LinkStatsPage.tsx';
 import { LinksPage } from './views/LinksPage.tsx';
 import { MembersPage } from './views/MembersPage.tsx';
@@ -63,6 +64,7 @@ export function Dashboard({
             </>
           ) : null}
           <NavLink href={paths.webhooks}>Webhooks</NavLink>
+          {managesDomains(me) ? <NavLink href={paths.domains}>Domains</NavLink> : null}
         </nav>
         {me ? <WorkspaceSwitcher me={me} onSwitched={onPersonChanged} /> : null}
         <section className="app-usage" aria-label="Plan usage">
@@ -134,11 +136,24 @@ function Views({
       <Route path={paths.webhooks}>
         <WebhooksPage />
       </Route>
+      {managesDomains(me) ? (
+        <Route path={paths.domains}>
+          <DomainsPage />
+        </Route>
+      ) : null}
       <Route>
         <NotFoundPage />
       </Route>
     </Switch>
   );
+}
+
+/**
+ * Whether the domains page is offered: to admins and owners, and to a key (a key made by the CLI
+ * acts as owner). Members and viewers neither see it nor reach it; the server refuses them anyway.
+ */
+function managesDomains(me: Me | undefined): boolean {
+  return me === undefined || me.workspace.role === 'owner' || me.workspace.role === 'admin';
 }
 
 /** A navigation entry, marked as the current page for its own view and the views below it. */

@@ -95,7 +95,7 @@ export class DomainService {
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .execute();
-    return { domains: rows.map(toDomain) };
+    return { domains: rows.map(toDomain), server_domain: this.#shortDomainHost };
   }
 
   async get(accountId: string, id: string): Promise<Domain> {
@@ -145,7 +145,11 @@ export class DomainService {
         .where('deleted_at', 'is', null)
         .executeTakeFirstOrThrow();
       if (Number(count) > 0) {
-        throw new AppError('DOMAIN_HAS_LINKS', `${count} live link${Number(count) === 1 ? '' : 's'} use ${domain.name}; delete them first`);
+        const one = Number(count) === 1;
+        throw new AppError(
+          'DOMAIN_HAS_LINKS',
+          `${count} live link${one ? ' uses' : 's use'} ${domain.name}; delete ${one ? 'it' : 'them'} first`,
+        );
       }
       await db.deleteFrom('domain').where('id', '=', domain.id).execute();
     });
