@@ -151,6 +151,31 @@ describe('the domains page', () => {
   });
 });
 
+describe('a stopped domain', () => {
+  test('says it stopped and why: its record was gone for 7 days', async () => {
+    const name = 'old.brand.example';
+    const added = (await workspace.call('POST', '/domains', { name })).body;
+    dns.txt.set(added.verification.name, [added.verification.value]);
+    expect((await workspace.call('POST', `/domains/${added.id}/verify`)).body.verified).toBe(true);
+    // The record goes; the periodic re-check (run here at later times) finds it missing, then for 7 days.
+    dns.txt.delete(added.verification.name);
+    const later = Date.now() + 2 * 3_600_000;
+    await server.services.domains.recheck(later);
+    await page.reload();
+    const old = page.getByRole('listitem', { name });
+    await expect.poll(() => old.getByTestId('domain-status').textContent()).toBe('Record missing');
+    expect(await old.getByTestId('domain-reason').textContent()).toMatch(/stops serving at/);
+    await server.services.domains.recheck(later + 8 * 86_400_000);
+    await page.reload();
+    await expect.poll(() => old.getByTestId('domain-status').textContent()).toBe('Stopped');
+    expect(await old.getByTestId('domain-reason').textContent()).toMatch(
+      /^Stopped serving: the TXT record _shortlinks\.old\.brand\.example was not found for 7 days/,
+    );
+    // Stopped, it is no longer offered for new links.
+    expect(await old.getByRole('button', { name: 'Make default' }).count()).toBe(0);
+  });
+});
+
 /** docs/dashboard-domains.png, with `pnpm --filter @shortlinks/web screenshots` (UPDATE_SCREENSHOTS=1) only. */
 test.skipIf(process.env.UPDATE_SCREENSHOTS !== '1')('the domains page screenshot for docs/domains.md', async () => {
   await workspace.call('POST', '/domains', { name: 'links.brand.example' });

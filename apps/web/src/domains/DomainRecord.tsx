@@ -12,7 +12,7 @@ export function DomainRecord({ domain }: { domain: Domain }) {
     <section className="domain-record" aria-label={`DNS record for ${domain.name}`}>
       <p className="muted">
         {domain.verified
-          ? 'Keep this record: it is checked again every hour.'
+          ? 'Keep this record: the server checks it again regularly, and stops serving the domain 7 days after it goes.'
           : `Set this record at your DNS provider, point ${domain.name} at this server, then verify.`}
       </p>
       <dl>

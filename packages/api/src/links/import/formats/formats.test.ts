@@ -120,7 +120,7 @@ describe('import formats: each tool’s own file', () => {
     expect(format).toBe('shlink-import-csv');
     expect(await collect(rows)).toEqual([
       { row: 2, link: { slug: '123', destination_url: 'https://shlink.io', tag_names: ['foo', 'bar', 'baz'] } },
-      { row: 3, link: { slug: '456', destination_url: 'https://facebook.com', title: 'my title' } },
+      { row: 3, link: { slug: '456', destination_url: 'https://facebook.com', title: 'my title', domain: 'example.com' } },
     ]);
   });
 
