@@ -176,6 +176,17 @@ describe('a stopped domain', () => {
   });
 });
 
+test('the domains page fits a phone’s width', async () => {
+  await page.setViewportSize({ width: 375, height: 740 });
+  try {
+    await page.reload();
+    await item().waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  } finally {
+    await page.setViewportSize({ width: 1200, height: 820 });
+  }
+});
+
 /** docs/dashboard-domains.png, with `pnpm --filter @shortlinks/web screenshots` (UPDATE_SCREENSHOTS=1) only. */
 test.skipIf(process.env.UPDATE_SCREENSHOTS !== '1')('the domains page screenshot for docs/domains.md', async () => {
   await workspace.call('POST', '/domains', { name: 'links.brand.example' });
