@@ -109,8 +109,8 @@ function CurrentPage({ serverUrl }: { serverUrl: string }) {
       <PageHome
         page={page}
         notice={view.notice}
-        onShorten={async (destination) => {
-          const link = await createPageLink(client, page.url, destination, page.title);
+        onShorten={async (destination, domain) => {
+          const link = await createPageLink(client, page.url, destination, page.title, undefined, domain);
           setView({ kind: 'link', page, link, createdHere: link.created, copied: await copyText(link.short_url) });
         }}
       />

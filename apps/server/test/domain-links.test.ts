@@ -255,4 +255,36 @@ describe('import and export carry the domain', () => {
     const exported = await fetch(`${server.api}/links/export`, { headers: { authorization: `Bearer ${dave.key}` } });
     expect(await exported.text()).toContain('https://dave.example/same');
   });
+
+  test("Kutt's rows: one naming a verified domain goes there, Kutt's own domain goes to the default, said once", async () => {
+    const erin = await createAccount(server, { plan: 'unlimited' });
+    await verifiedDomain(erin, dns, 'erin.example');
+    const kutt = (address: string, domain: string | null) => ({
+      address,
+      target: `https://example.com/${address}/${domain}`,
+      created_at: '2024-03-05T14:22:10.000Z',
+      password: false,
+      banned: false,
+      domain,
+      link: `https://${domain ?? 'kutt.it'}/${address}`,
+    });
+    const file = JSON.stringify({
+      total: 4,
+      data: [kutt('twin', 'erin.example'), kutt('twin', null), kutt('kutt-only', null), kutt('kutt-gone', 'unverified.example')],
+    });
+    const response = await erin.call('POST', '/links/import', file, { 'content-type': 'application/json' });
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    expect(response.body, JSON.stringify(response.body)).toMatchObject({ created: 4, refused: 0 });
+    expect(response.body.notes).toHaveLength(2);
+    expect(response.body.notes).toEqual(
+      expect.arrayContaining([expect.stringContaining('kutt.it'), expect.stringContaining('unverified.example')]),
+    );
+    const links = (await erin.call('GET', '/links?per_page=100')).body.links as { slug: string; domain: string }[];
+    expect(links.map((one) => `${one.domain}/${one.slug}`).sort()).toEqual([
+      'erin.example/twin',
+      'sho.rt/kutt-gone',
+      'sho.rt/kutt-only',
+      'sho.rt/twin',
+    ]);
+  });
 });

@@ -1,5 +1,7 @@
+import { LIMITS } from '@shortlinks/contract';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startDnsServer, type TestDnsServer } from './dns-server.ts';
+import { visitHost } from './domain-visits.ts';
 import { type ApiResponse, createAccount, startTestServer, type TestAccount, type TestServer } from './harness.ts';
 
 let dns: TestDnsServer;
@@ -69,7 +71,7 @@ describe('POST /domains', () => {
     });
     const listed = await alice.call('GET', '/domains');
     expect(listed.body.domains.map((domain: DomainBody) => domain.name)).toContain('go.acme.example');
-    expect((await bob.call('GET', '/domains')).body.domains).toEqual([]);
+    expect((await bob.call('GET', '/domains')).body).toEqual({ domains: [], server_domain: 'sho.rt' });
   });
 
   test('lower-cases the name, drops a trailing dot and stores an internationalised name as punycode', async () => {
@@ -101,6 +103,20 @@ describe('POST /domains', () => {
   test('a name the workspace already added is DOMAIN_TAKEN', async () => {
     await addDomain(alice, 'twice.example');
     expectError(await alice.call('POST', '/domains', { name: 'TWICE.example' }), 409, 'DOMAIN_TAKEN', 'name');
+  });
+});
+
+describe('the cap on domains', () => {
+  test(`a workspace holds at most ${LIMITS.domainsPerWorkspace} domains: DOMAIN_LIMIT_REACHED, nothing added; deleting one makes room`, async () => {
+    const carol = await createAccount(server, { plan: 'unlimited' });
+    const added: DomainBody[] = [];
+    for (let index = 0; index < LIMITS.domainsPerWorkspace; index++) added.push(await addDomain(carol, `d${index}.carol.example`));
+    expectError(await carol.call('POST', '/domains', { name: 'one-more.carol.example' }), 403, 'DOMAIN_LIMIT_REACHED', 'name');
+    expect((await carol.call('GET', '/domains')).body.domains).toHaveLength(LIMITS.domainsPerWorkspace);
+    // The cap is the workspace's own: another workspace still adds.
+    await addDomain(bob, 'one-more.carol.example');
+    expect((await carol.call('DELETE', `/domains/${added[0]?.id}`)).status).toBe(204);
+    await addDomain(carol, 'one-more.carol.example');
   });
 });
 
@@ -242,6 +258,38 @@ describe('the periodic re-check', () => {
     await domains.recheck(start + 9 * 86_400_000);
     now = (await alice.call('GET', `/domains/${domain.id}`)).body;
     expect(now).toMatchObject({ verified: true, status: 'verified', record_missing_since: null });
+  });
+
+  test('a stopped domain serves nothing: its links 404 by Host, the TLS ask says no, no new link on it; another workspace may verify it', async () => {
+    const domain = await verified(alice, 'stopping.acme.example');
+    const created = await alice.call('POST', '/links', {
+      title: 'T',
+      destination_url: 'https://example.com/stopping',
+      slug: 'stays',
+      domain: domain.name,
+    });
+    expect(created.status).toBe(201);
+    expect((await visitHost(server, domain.name, '/stays')).status).toBe(302);
+    const start = Date.now() + 2 * 3_600_000;
+    dns.txt.delete(domain.verification.name);
+    await server.services.domains.recheck(start);
+    await server.services.domains.recheck(start + 8 * 86_400_000);
+    expect((await alice.call('GET', `/domains/${domain.id}`)).body).toMatchObject({ status: 'stopped', verified: false });
+    expect((await visitHost(server, domain.name, '/stays')).status).toBe(404);
+    const ask = await fetch(`${server.origin}/.well-known/shortlinks/tls-ask?domain=${domain.name}`);
+    expect(ask.status).toBe(404);
+    expectError(
+      await alice.call('POST', '/links', { title: 'T', destination_url: 'https://example.com/x', domain: domain.name }),
+      422,
+      'VALIDATION_ERROR',
+      'domain',
+    );
+    // Its link stays, unserved; the name is free for whoever controls the DNS now.
+    expect((await alice.call('GET', `/links/${created.body.id}`)).body.domain).toBe(domain.name);
+    const bobs = await verified(bob, domain.name);
+    // Even with its own value back beside the new holder's, the first workspace has lost the name.
+    dns.txt.set(domain.verification.name, [bobs.verification.value, domain.verification.value]);
+    expectError(await alice.call('POST', `/domains/${domain.id}/verify`), 409, 'DOMAIN_TAKEN', 'name');
   });
 
   test('a domain checked recently is not looked up again before its interval', async () => {

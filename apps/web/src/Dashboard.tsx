@@ -9,6 +9,7 @@ import { KeysPage } from './keys/KeysPage.tsx';
 import { keysCalls } from './keys/keys-calls.ts';
 import { paths } from './routes.ts';
 import { people } from './session/people-api.ts';
+import { DomainsPage } from './views/DomainsPage.tsx';
 import { LinkStatsPage } from './views/LinkStatsPage.tsx';
 import { LinksPage } from './views/LinksPage.tsx';
 import { MembersPage } from './views/MembersPage.tsx';
@@ -65,6 +66,7 @@ export function Dashboard({
             </>
           ) : null}
           <NavLink href={paths.webhooks}>Webhooks</NavLink>
+          {managesDomains(me) ? <NavLink href={paths.domains}>Domains</NavLink> : null}
           <NavLink href={paths.keys}>API keys</NavLink>
         </nav>
         {me ? <WorkspaceSwitcher me={me} onSwitched={onPersonChanged} /> : null}
@@ -142,6 +144,11 @@ function Views({
       <Route path={paths.webhooks}>
         <WebhooksPage />
       </Route>
+      {managesDomains(me) ? (
+        <Route path={paths.domains}>
+          <DomainsPage />
+        </Route>
+      ) : null}
       <Route path={paths.keys}>
         {/* A key's own role is not known here (an operator's key acts as owner); the server refuses beyond it. */}
         <KeysPage calls={calls} role={me?.workspace.role ?? 'owner'} />
@@ -151,6 +158,14 @@ function Views({
       </Route>
     </Switch>
   );
+}
+
+/**
+ * Whether the domains page is offered: to admins and owners, and to a key (a key made by the CLI
+ * acts as owner). Members and viewers neither see it nor reach it; the server refuses them anyway.
+ */
+function managesDomains(me: Me | undefined): boolean {
+  return me === undefined || me.workspace.role === 'owner' || me.workspace.role === 'admin';
 }
 
 /** A navigation entry, marked as the current page for its own view and the views below it. */

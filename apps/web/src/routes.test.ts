@@ -19,12 +19,13 @@ describe('dashboard addresses', () => {
     expect(linksAddress({ search: 'spring sale & more', tagId: 'tag_1', order: 'most-clicked', page: 3 })).toBe(
       '/?search=spring+sale+%26+more&tag=tag_1&sort=most-clicked&page=3',
     );
+    expect(linksAddress({ domain: 'go.acme.example' })).toBe('/?domain=go.acme.example');
   });
 
   test('an address gives back the view it was made from', () => {
-    const view = { search: 'Q3 “report”/50%', tagId: 'tag_x', order: 'title-za' as const, page: 2 };
+    const view = { search: 'Q3 “report”/50%', tagId: 'tag_x', domain: 'go.acme.example', order: 'title-za' as const, page: 2 };
     expect(listViewOf(linksAddress(view).slice(2))).toEqual(view);
-    expect(listViewOf('')).toEqual({ search: '', tagId: '', order: 'newest', page: 1 });
+    expect(listViewOf('')).toEqual({ search: '', tagId: '', domain: '', order: 'newest', page: 1 });
   });
 
   test('a part of an address it cannot read is left at its default (an old bookmark, a hand-edited URL)', () => {

@@ -16,6 +16,7 @@ export const paths = {
   sessions: '/sessions',
   security: '/security',
   webhooks: '/webhooks',
+  domains: '/domains',
   keys: '/keys',
 } as const;
 
@@ -30,7 +31,7 @@ export function passwordLinkPurposeOf(pathname: string): 'setup' | 'password' | 
 }
 
 /**
- * The links view's address for what it shows: `/?search=spring&tag=tag_…&sort=most-clicked&page=2`,
+ * The links view's address for what it shows: `/?search=spring&tag=tag_…&domain=go.acme.com&sort=most-clicked&page=2`,
  * each part only when it is not the default, so a reload, Back and a bookmark show the same list.
  */
 export function linksAddress(view: Partial<ListView> = {}): string {
@@ -38,6 +39,7 @@ export function linksAddress(view: Partial<ListView> = {}): string {
   const query = new URLSearchParams();
   if (shown.search !== '') query.set('search', shown.search);
   if (shown.tagId !== '') query.set('tag', shown.tagId);
+  if (shown.domain !== '') query.set('domain', shown.domain);
   if (shown.order !== DEFAULT_LIST_VIEW.order) query.set('sort', shown.order);
   if (shown.page > 1) query.set('page', String(shown.page));
   const text = query.toString();
@@ -52,6 +54,7 @@ export function listViewOf(search: string): ListView {
   return {
     search: query.get('search') ?? '',
     tagId: query.get('tag') ?? '',
+    domain: query.get('domain') ?? '',
     order: isListOrder(sort) ? sort : DEFAULT_LIST_VIEW.order,
     page: Number.isSafeInteger(page) && page >= 1 ? page : 1,
   };

@@ -71,7 +71,15 @@ export const UpdateDomainBodySchema = z.strictObject({
 
 export const DomainRefSchema = z.string().min(1).max(1024).meta({ example: 'dom_V1StGXR8Z5jdHi7a' });
 
-export const DomainListSchema = z.object({ domains: z.array(DomainSchema) }).meta({ id: 'DomainList' });
+export const DomainListSchema = z
+  .object({
+    domains: z.array(DomainSchema),
+    server_domain: z.string().meta({
+      description: "The server's own short domain (SHORT_DOMAIN's host): a link may always be put on it, by naming it in `domain`.",
+      example: 'sho.rt',
+    }),
+  })
+  .meta({ id: 'DomainList' });
 
 export type Domain = z.infer<typeof DomainSchema>;
 export type CreateDomainBody = z.infer<typeof CreateDomainBodySchema>;

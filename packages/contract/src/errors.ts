@@ -49,6 +49,12 @@ export const ERRORS = {
     message: "The account is at its plan's link limit",
     example: { message: "The account is at its plan's limit of 1000 links" },
   },
+  /** POST /domains past the cap on a workspace's domains (LIMITS.domainsPerWorkspace, docs/domains.md). */
+  DOMAIN_LIMIT_REACHED: {
+    status: 403,
+    message: 'The workspace has as many domains as it may have; delete one first',
+    example: { message: 'A workspace has at most 100 domains; delete one first', field: 'name' },
+  },
   PLAN_LIMIT_REACHED: {
     status: 403,
     message: "The account is at its plan's tag limit",

@@ -23,6 +23,12 @@ export const LIMITS = {
   pageMax: 1_000_000,
   /** A domain name as sent: DNS allows 253 characters; room for Unicode before it becomes punycode (docs/domains.md). */
   domainNameChars: 253,
+  /**
+   * Domains one workspace may hold, pending ones included (docs/domains.md): each costs a DNS
+   * look-up per re-check and a place in every instance's memory, and a pending name can be added
+   * by anyone, so a workspace cannot add names without end.
+   */
+  domainsPerWorkspace: 100,
   /** Days a verified domain keeps serving once its TXT record is gone (docs/domains.md). */
   domainRecordGraceDays: 7,
   /** Smart links (issue #30, docs/redirects.md): a link's password, click limit, redirect rules and preview. */

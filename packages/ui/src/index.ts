@@ -1,5 +1,8 @@
 export { Confirmation } from './Confirmation.tsx';
 export { countOf, formatCount } from './counts.ts';
+export { DomainPicker } from './domains/DomainPicker.tsx';
+export { type DomainChoices, domainChoicesOf } from './domains/domain-choices.ts';
+export { useDomainChoices } from './domains/useDomainChoices.ts';
 export { ErrorBanner } from './ErrorBanner.tsx';
 export { Field, TextField } from './Field.tsx';
 export { DEFAULT_MESSAGES, type HostMessages } from './host-messages.ts';

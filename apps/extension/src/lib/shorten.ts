@@ -48,7 +48,7 @@ export async function findPageLink(
  * current tags, slug and clicks), and remembers the link for the page. The page's title is sent as
  * the link's title (the host name for a page without one). Upsert replaces the stored title with
  * it, so when the person had given the link a title of their own in this browser, that title is
- * put back.
+ * put back. `domain`, when given, is the branded domain the link goes on (docs/domains.md).
  */
 export async function createPageLink(
   client: ShortlinksClient,
@@ -56,8 +56,13 @@ export async function createPageLink(
   destination: string,
   pageTitle: string | undefined,
   memory: PageLinks = browserPageLinks,
+  domain?: string,
 ): Promise<UpsertedLink> {
-  const link = await client.links.upsert({ title: linkTitleOf(pageTitle, destination), destination_url: destination });
+  const link = await client.links.upsert({
+    title: linkTitleOf(pageTitle, destination),
+    destination_url: destination,
+    ...(domain ? { domain } : {}),
+  });
   await rememberShortUrl(link.short_url);
   await memory.remember(pageUrl, link.id);
   if (link.created) return link;

@@ -1,5 +1,5 @@
 /** @jsxRuntime automatic @jsxImportSource react */ // Parcel cannot read the React version from "catalog:" (docs/extension.md).
-import { ErrorBanner, useShortlinks } from '@shortlinks/ui';
+import { DomainPicker, ErrorBanner, useDomainChoices, useShortlinks } from '@shortlinks/ui';
 import { formErrorOf } from '@shortlinks/ui/errors';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { linkTitleOf } from '../lib/page-title.ts';
@@ -23,6 +23,7 @@ const listed = (names: string[]) =>
  * The popup on a page without a link: what the page is, and **Shorten** (focused, so Enter makes
  * the link). Nothing is created before that. When the address carries parameters that look like
  * secrets (`?session=…`, `?token=…`), it says so and leaves them out of the link unless told otherwise.
+ * When the workspace serves branded domains, a picker chooses the link's domain (its default first).
  */
 export function PageHome({
   page,
@@ -31,13 +32,16 @@ export function PageHome({
 }: {
   page: Page;
   notice?: string | undefined;
-  onShorten: (destination: string) => Promise<void>;
+  /** `domain`: the one picked, when the workspace serves branded domains (docs/domains.md). */
+  onShorten: (destination: string, domain: string | undefined) => Promise<void>;
 }) {
   const { messages } = useShortlinks();
   const secrets = secretParamsOf(page.url);
   const [leaveOut, setLeaveOut] = useState(true);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
+  const domains = useDomainChoices();
+  const [domain, setDomain] = useState('');
   const shorten = useRef<HTMLButtonElement>(null);
   useEffect(() => shorten.current?.focus(), []);
   const destination = secrets.length > 0 && leaveOut ? withoutParams(page.url, secrets) : page.url;
@@ -47,7 +51,7 @@ export function PageHome({
     setBusy(true);
     setError(undefined);
     try {
-      await onShorten(destination);
+      await onShorten(destination, domains ? domain || domains.preferred : undefined);
     } catch (caught) {
       setError(formErrorOf(caught, messages).message);
       setBusy(false);
@@ -77,6 +81,7 @@ export function PageHome({
           </label>
         </div>
       ) : null}
+      <DomainPicker choices={domains} value={domain} onChange={setDomain} />
       {error ? <ErrorBanner message={error} /> : null}
       <button type="submit" className="button primary wide" ref={shorten} disabled={busy}>
         {busy ? 'Shortening…' : 'Shorten'}

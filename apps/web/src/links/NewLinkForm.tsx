@@ -1,6 +1,7 @@
 import type { Link, Tag } from '@shortlinks/client';
 import {
   DestinationField,
+  DomainPicker,
   draftProblem,
   EMPTY_DRAFT,
   ExpiryFields,
@@ -11,6 +12,7 @@ import {
   SmartLinkFields,
   TagsField,
   UtmFields,
+  useDomainChoices,
   useShortlinks,
 } from '@shortlinks/ui';
 import { type FormError, formErrorOf, type LinkFormField } from '@shortlinks/ui/errors';
@@ -24,6 +26,10 @@ import { createBodyOf } from './new-link.ts';
 export function NewLinkForm({ tags, onCreated, onCancel }: { tags: Tag[]; onCreated: (link: Link) => void; onCancel: () => void }) {
   const { client, onLinkCreated, messages } = useShortlinks();
   const [draft, setDraft] = useState<LinkDraft>(EMPTY_DRAFT);
+  // The domain picked ('' = the workspace's default, as the picker first shows it): not part of the
+  // shared draft, since a link's domain is chosen once and never edited.
+  const domains = useDomainChoices();
+  const [domain, setDomain] = useState('');
   const [error, setError] = useState<FormError>();
   const [saving, setSaving] = useState(false);
   const form = useRef<HTMLFormElement>(null);
@@ -45,9 +51,11 @@ export function NewLinkForm({ tags, onCreated, onCancel }: { tags: Tag[]; onCrea
     if (problem) return;
     setSaving(true);
     try {
-      const link = await client.links.create(createBodyOf(draft));
+      const chosen = domains ? domain || domains.preferred : undefined;
+      const link = await client.links.create({ ...createBodyOf(draft), ...(chosen ? { domain: chosen } : {}) });
       await onLinkCreated(link);
       setDraft(EMPTY_DRAFT);
+      setDomain('');
       onCreated(link);
     } catch (caught) {
       setError(formErrorOf(caught, messages));
@@ -69,6 +77,15 @@ export function NewLinkForm({ tags, onCreated, onCancel }: { tags: Tag[]; onCrea
         error={errorAt('destination_url')}
         hint="An address without https:// gets it."
         onChange={(destination) => change({ destination })}
+      />
+      <DomainPicker
+        choices={domains}
+        value={domain}
+        error={errorAt('domain')}
+        onChange={(name) => {
+          setDomain(name);
+          setError((current) => (current?.field === 'domain' || current?.field === 'slug' ? undefined : current));
+        }}
       />
       <div className="grid-2">
         <Field label="Title" error={errorAt('title')} hint="Empty: the destination's address.">

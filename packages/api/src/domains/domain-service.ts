@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { CreateDomainBody, Domain, DomainList, UpdateDomainBody } from '@shortlinks/contract';
+import { type CreateDomainBody, type Domain, type DomainList, LIMITS, type UpdateDomainBody } from '@shortlinks/contract';
 import type { Orm } from '@shortlinks/db';
 import { type Db, inTransaction, reader } from '../database/database.ts';
 import type { DestinationChecker } from '../destinations/destination-checker.ts';
@@ -54,6 +54,8 @@ export class DomainService {
   async create(accountId: string, body: CreateDomainBody): Promise<Domain> {
     const name = domainNameOf(body.name, this.#shortDomainHost);
     const row = await this.#changing(async (db) => {
+      // The workspace's row is locked first, so two adds at once cannot both pass the cap.
+      await db.selectFrom('account').select('id').where('id', '=', accountId).forUpdate().executeTakeFirstOrThrow();
       const taken = await db
         .selectFrom('domain')
         .select('account_id')
@@ -64,6 +66,18 @@ export class DomainService {
         throw new AppError('DOMAIN_TAKEN', `The workspace has already added ${name}`, 'name');
       }
       if (taken.length > 0) throw new AppError('DOMAIN_TAKEN', `Another workspace has verified ${name}`, 'name');
+      const { count } = await db
+        .selectFrom('domain')
+        .select((eb) => eb.fn.countAll<string>().as('count'))
+        .where('account_id', '=', accountId)
+        .executeTakeFirstOrThrow();
+      if (Number(count) >= LIMITS.domainsPerWorkspace) {
+        throw new AppError(
+          'DOMAIN_LIMIT_REACHED',
+          `A workspace has at most ${LIMITS.domainsPerWorkspace} domains; delete one first`,
+          'name',
+        );
+      }
       return db
         .insertInto('domain')
         .values({ id: newId('dom'), account_id: accountId, name, verification_token: randomBytes(18).toString('base64url') })
@@ -81,7 +95,7 @@ export class DomainService {
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .execute();
-    return { domains: rows.map(toDomain) };
+    return { domains: rows.map(toDomain), server_domain: this.#shortDomainHost };
   }
 
   async get(accountId: string, id: string): Promise<Domain> {
@@ -131,7 +145,11 @@ export class DomainService {
         .where('deleted_at', 'is', null)
         .executeTakeFirstOrThrow();
       if (Number(count) > 0) {
-        throw new AppError('DOMAIN_HAS_LINKS', `${count} live link${Number(count) === 1 ? '' : 's'} use ${domain.name}; delete them first`);
+        const one = Number(count) === 1;
+        throw new AppError(
+          'DOMAIN_HAS_LINKS',
+          `${count} live link${one ? ' uses' : 's use'} ${domain.name}; delete ${one ? 'it' : 'them'} first`,
+        );
       }
       await db.deleteFrom('domain').where('id', '=', domain.id).execute();
     });

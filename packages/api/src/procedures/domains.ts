@@ -22,7 +22,7 @@ export const domainsRouter = {
     success: 201,
     role: 'admin',
     scope: 'domains.write',
-    errors: ['DOMAIN_TAKEN', 'VALIDATION_ERROR'],
+    errors: ['DOMAIN_TAKEN', 'DOMAIN_LIMIT_REACHED', 'VALIDATION_ERROR'],
   })
     .input(CreateDomainBodySchema)
     .output(DomainSchema)

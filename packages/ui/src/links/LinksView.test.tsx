@@ -153,7 +153,7 @@ describe('LinksView', () => {
       },
     } as unknown as ShortlinksClient;
     const changes: [unknown, boolean][] = [];
-    const view = { search: 'spr', tagId: 'tag_w', order: 'title-az' as const, page: 3 };
+    const view = { search: 'spr', tagId: 'tag_w', domain: '', order: 'title-az' as const, page: 3 };
     render(
       <ShortlinksProvider client={client}>
         <LinksView

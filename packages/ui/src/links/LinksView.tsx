@@ -4,6 +4,7 @@ import type { TagSummary } from '@shortlinks/contract';
 import { LIMITS } from '@shortlinks/contract/rules';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { countOf } from '../counts.ts';
+import { useDomainChoices } from '../domains/useDomainChoices.ts';
 import { ErrorBanner } from '../ErrorBanner.tsx';
 import { useShortlinks } from '../ShortlinksProvider.tsx';
 import { sortedByName } from '../tags/tag-names.ts';
@@ -65,12 +66,14 @@ export function LinksView({
   const bulk = bulkActions && !readOnly;
   const [ownView, setOwnView] = useState<ListView>(DEFAULT_LIST_VIEW);
   const shown = hostView && onViewChange ? hostView : ownView;
-  const { search: query, tagId, order, page } = shown;
+  const { search: query, tagId, domain, order, page } = shown;
+  // The domain filter shows once the workspace serves a branded domain (docs/domains.md).
+  const domains = useDomainChoices();
   const { selection, clear, pick, pickAllMatching, isPicked } = useLinkSelection();
   const show = (change: Partial<ListView>, { correction = false } = {}) => {
     const next = { ...shown, page: 1, ...change };
     // Another filter, search or order chooses other links: what was ticked no longer shows.
-    if (next.search !== query || next.tagId !== tagId || next.order !== order) clear();
+    if (next.search !== query || next.tagId !== tagId || next.domain !== domain || next.order !== order) clear();
     const typingOn = query !== '' && next.search !== '' && next.search !== query;
     if (hostView && onViewChange) onViewChange(next, { replace: correction || typingOn });
     else setOwnView(next);
@@ -87,7 +90,7 @@ export function LinksView({
     void attempt;
     let current = true;
     const load = async (): Promise<Listing> => {
-      const result = await client.links.list(listQuery({ search: query, tagId, order, page, perPage: PER_PAGE }));
+      const result = await client.links.list(listQuery({ search: query, tagId, domain, order, page, perPage: PER_PAGE }));
       return { links: result.links, total: result.total };
     };
     // A short pause while typing, so a search is not fetched for every key.
@@ -110,7 +113,7 @@ export function LinksView({
       current = false;
       clearTimeout(timer);
     };
-  }, [client, messages, query, tagId, order, page, version, attempt]);
+  }, [client, messages, query, tagId, domain, order, page, version, attempt]);
 
   useEffect(() => {
     if (!listing || !turned.current) return;
@@ -162,6 +165,24 @@ export function LinksView({
           {/* A tag from an address that is not (or no longer) one of the account's. */}
           {tagId !== '' && tags.length > 0 && !tags.some((tag) => tag.id === tagId) ? <option value={tagId}>Unknown tag</option> : null}
         </select>
+        {domains || domain !== '' ? (
+          <select
+            className="input"
+            style={{ maxWidth: 200 }}
+            aria-label="Filter by domain"
+            value={domain}
+            onChange={(event) => show({ domain: event.target.value })}
+          >
+            <option value="">All domains</option>
+            {(domains?.names ?? []).map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+            {/* A domain from an address that is not (or no longer) a serving one: its links still list. */}
+            {domain !== '' && !domains?.names.includes(domain) ? <option value={domain}>{domain}</option> : null}
+          </select>
+        ) : null}
         <select
           className="input"
           style={{ maxWidth: 170 }}
@@ -192,7 +213,7 @@ export function LinksView({
           onClear={clear}
           gather={async (onProgress) =>
             selection.allMatching
-              ? matchingLinks(client, listQuery({ search: query, tagId, order, page: 1, perPage: PER_PAGE }), onProgress)
+              ? matchingLinks(client, listQuery({ search: query, tagId, domain, order, page: 1, perPage: PER_PAGE }), onProgress)
               : [...selection.picked.values()]
           }
           onFinished={() => {
@@ -207,7 +228,9 @@ export function LinksView({
           <div className="spinner" style={{ margin: '0 auto' }} role="status" aria-label="Loading links" />
         </div>
       ) : null}
-      {listing && listing.links.length === 0 ? <div className="empty">{query || tagId ? 'No links match.' : emptyHint}</div> : null}
+      {listing && listing.links.length === 0 ? (
+        <div className="empty">{query || tagId || domain ? 'No links match.' : emptyHint}</div>
+      ) : null}
       {listing && listing.links.length > 0 ? (
         <ul className="link-list">
           {listing.links.map((link) => (

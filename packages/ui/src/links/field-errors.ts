@@ -14,7 +14,8 @@ export type LinkFormField =
   | 'password'
   | 'max_clicks'
   | 'rules'
-  | 'preview';
+  | 'preview'
+  | 'domain';
 
 /** Where an error is shown (a field, or the form as a whole) and what it says to a person. */
 export interface FormError {
@@ -36,6 +37,7 @@ const FIELD_OF_API_FIELD: Record<string, LinkFormField> = {
   max_clicks: 'max_clicks',
   rules: 'rules',
   preview: 'preview',
+  domain: 'domain',
 };
 
 const LABELS: [RegExp, string][] = [
@@ -48,6 +50,7 @@ const LABELS: [RegExp, string][] = [
   [/^tag_names\b|^tag_ids\b/, 'Tags'],
   [/^title\b/, 'The title'],
   [/^slug\b/, 'The slug'],
+  [/^domain\b/, 'The domain'],
   [/^comments\b/, 'Comments'],
   [/^password\b/, 'The password'],
   [/^max_clicks\b/, 'The click limit'],

@@ -4,6 +4,7 @@ import { type ListChoice, listQuery, pageCount } from './link-list-query.ts';
 const choice = (change: Partial<ListChoice> = {}): ListChoice => ({
   search: '',
   tagId: '',
+  domain: '',
   order: 'newest',
   page: 1,
   perPage: 20,
@@ -31,6 +32,11 @@ describe('listQuery', () => {
     });
     expect(listQuery(choice({ order: 'title-za' }))).toMatchObject({ sort: 'title', order: 'desc' });
     expect(listQuery(choice({ order: 'oldest' }))).toMatchObject({ sort: 'created_at', order: 'asc' });
+  });
+
+  test('a domain filter is sent as domain; every domain sends none', () => {
+    expect(listQuery(choice({ domain: 'go.acme.example' }))).toEqual({ page: 1, per_page: 20, domain: 'go.acme.example' });
+    expect(listQuery(choice())).not.toHaveProperty('domain');
   });
 });
 

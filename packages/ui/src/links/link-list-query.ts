@@ -16,6 +16,8 @@ export type ListOrder = (typeof LIST_ORDERS)[number]['value'];
 export interface ListChoice {
   search: string;
   tagId: string;
+  /** A domain's name (GET /links?domain=), or '' for every domain. */
+  domain: string;
   order: ListOrder;
   page: number;
   perPage: number;
@@ -27,6 +29,7 @@ export function listQuery(choice: ListChoice): LinkListQuery {
   const search = choice.search.trim();
   if (search !== '') query.search = search;
   if (choice.tagId !== '') query.tag_ids = [choice.tagId];
+  if (choice.domain !== '') query.domain = choice.domain;
   const order = LIST_ORDERS.find((option) => option.value === choice.order);
   if (order && order.value !== 'newest') {
     query.sort = order.sort;
@@ -44,7 +47,7 @@ export function pageCount(total: number, perPage: number): number {
 export type ListView = Omit<ListChoice, 'perPage'>;
 
 /** The list as it first opens: every link, newest first, page 1. */
-export const DEFAULT_LIST_VIEW: ListView = { search: '', tagId: '', order: 'newest', page: 1 };
+export const DEFAULT_LIST_VIEW: ListView = { search: '', tagId: '', domain: '', order: 'newest', page: 1 };
 
 /** Whether `value` names one of the list's orders (an address may hold anything). */
 export function isListOrder(value: string): value is ListOrder {

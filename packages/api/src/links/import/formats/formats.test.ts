@@ -120,7 +120,7 @@ describe('import formats: each tool’s own file', () => {
     expect(format).toBe('shlink-import-csv');
     expect(await collect(rows)).toEqual([
       { row: 2, link: { slug: '123', destination_url: 'https://shlink.io', tag_names: ['foo', 'bar', 'baz'] } },
-      { row: 3, link: { slug: '456', destination_url: 'https://facebook.com', title: 'my title' } },
+      { row: 3, link: { slug: '456', destination_url: 'https://facebook.com', title: 'my title', domain: 'example.com' } },
     ]);
   });
 
@@ -172,13 +172,19 @@ describe('import formats: each tool’s own file', () => {
     ]);
   });
 
-  it('Kutt API links: address, target, description, expire_in (ISO or SQLite’s UTC); a password-protected link is reported', async () => {
+  it('Kutt API links: address, target, description, expire_in (ISO or SQLite’s UTC), domain (or the short URL’s host); a password-protected link is reported', async () => {
     const { format, rows } = await readImportFile(samplePath('kutt-links.json'));
     expect(format).toBe('kutt-json');
     expect(await collect(rows)).toEqual([
       {
         row: 1,
-        link: { slug: 'docs', destination_url: 'https://example.com/docs', title: 'Documentation', created_at: at('2024-03-05T14:22:10Z') },
+        link: {
+          slug: 'docs',
+          destination_url: 'https://example.com/docs',
+          title: 'Documentation',
+          created_at: at('2024-03-05T14:22:10Z'),
+          domain: 'kutt.it',
+        },
       },
       {
         row: 2,
@@ -187,6 +193,7 @@ describe('import formats: each tool’s own file', () => {
           destination_url: 'https://example.com/promo',
           expires_at: at('2025-01-01T00:00:00Z'),
           created_at: at('2024-03-06T09:00:00Z'),
+          domain: 'go.example.com',
         },
       },
       {
@@ -204,6 +211,7 @@ describe('import formats: each tool’s own file', () => {
           destination_url: 'https://example.com/sqlite',
           expires_at: at('2025-06-30T18:00:00Z'),
           created_at: at('2024-03-08T08:30:00Z'),
+          domain: 'kutt.it',
         },
       },
     ]);

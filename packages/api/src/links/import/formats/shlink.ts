@@ -10,7 +10,7 @@ import { cell, hostOfShortUrl, required, slugOfShortUrl, splitTags, timestamp } 
  * `"createdAt","domain","shortCode","shortUrl","longUrl","title","tags","visits"`, and its older
  * six-column form without `domain` and `shortCode` (shlink-web-client until April 2023), where the
  * slug is the short URL's path. `createdAt` is Shlink's ATOM time (`2024-03-05T14:22:10+00:00`).
- * The domain and visit count stay behind: links land on the account's domain, with no clicks.
+ * The visit count stays behind; the domain is kept when the workspace has verified it (docs/domains.md).
  */
 export function readShlinkCsv(source: TextSource): AsyncGenerator<ImportRow> {
   const records = csvRecords(source, { columnName: (name) => name.trim().toLowerCase() });
@@ -29,7 +29,8 @@ export function readShlinkCsv(source: TextSource): AsyncGenerator<ImportRow> {
 /**
  * The CSV Shlink's own importer reads (shlink-importer, `CsvImporter`): header names in any case
  * and spacing (`Long URL`, `Short code`, `Domain`, `Title`, `Tags`), `,` or `;` between fields, the
- * short code taken from `Short URL`'s path when there is no `Short code` column.
+ * short code taken from `Short URL`'s path when there is no `Short code` column, and `Domain` kept
+ * as the link's domain (docs/domains.md).
  */
 export function readShlinkImportCsv(source: TextSource): AsyncGenerator<ImportRow> {
   const records = csvRecords(source, { columnName: (name) => name.toLowerCase().replaceAll(' ', '') });
@@ -39,5 +40,7 @@ export function readShlinkImportCsv(source: TextSource): AsyncGenerator<ImportRo
     title: foreignTitle(cell(cells.title)),
     // CsvImporter splits on `|` only (its TAG_SEPARATOR): a `,` belongs to the tag's name.
     tag_names: splitTags(cells.tags, '|'),
+    // Empty on Shlink's default domain, so such a row goes to the workspace's default.
+    domain: cell(cells.domain?.trim()),
   }));
 }
