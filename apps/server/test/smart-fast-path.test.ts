@@ -179,6 +179,21 @@ describe('a visit with a valid unlock cookie', () => {
     expect(stats.breakdowns.countries).toEqual(expect.arrayContaining([{ value: 'NL', clicks: 2 }]));
   });
 
+  test('24 hours after the password was given, the cookie opens nothing on either path', async () => {
+    await createLink(alice, { slug: 'fast-stale', password: 'let me in' });
+    const cookie = await unlock('fast-stale');
+    expect((await visit('/fast-stale', { cookie })).status).toBe(302);
+    expect((await visit('/fast-stale', { cookie })).status).toBe(302);
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 86_400_000 + 1_000 });
+    try {
+      uncache('fast-stale');
+      expect((await visit('/fast-stale', { cookie })).status).toBe(200);
+      expect((await visit('/fast-stale', { cookie })).status).toBe(200);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   test('with rules too: the rule that holds picks the destination', async () => {
     await createLink(alice, {
       slug: 'fast-unlocked-rules',
