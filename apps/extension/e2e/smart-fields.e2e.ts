@@ -1,9 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import type { TestAccount, TestServer } from '@shortlinks/testing';
 import jsQR from 'jsqr';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { configure, type ExtensionBrowser, openPopupWindow, screenshotAll } from './browser.ts';
+import { configure, openPopupWindow, screenshotAll } from './browser.ts';
 import { type ScenarioWorld, startScenarioWorld } from './world.ts';
 
 /**
@@ -13,30 +12,25 @@ import { type ScenarioWorld, startScenarioWorld } from './world.ts';
  */
 
 let world: ScenarioWorld;
-let server: TestServer;
-let browser: ExtensionBrowser;
-let pages: ScenarioWorld['pages'];
-let account: TestAccount;
 
 beforeAll(async () => {
   world = await startScenarioWorld();
-  ({ server, browser, pages, account } = world);
-  await configure(browser, server.origin, account.key);
+  await configure(world.browser, world.server.origin, world.account.key);
 });
 afterAll(() => world?.close());
 beforeEach(({ task, onTestFailed }) => {
-  onTestFailed(() => screenshotAll(browser.context, `smart-fields-${task.name}`));
+  onTestFailed(() => screenshotAll(world.browser.context, `smart-fields-${task.name}`));
 });
 
 const linkWithShortUrl = async (shortUrl: string) =>
-  (await account.call('GET', '/links?per_page=100')).body.links.find((link: { short_url: string }) => link.short_url === shortUrl);
+  (await world.account.call('GET', '/links?per_page=100')).body.links.find((link: { short_url: string }) => link.short_url === shortUrl);
 
 /** Opens a web page as the current tab, shortens it from the popup (Enter on Shorten) and gives the popup and the short URL. */
 async function shortenFromPopup(url: string): Promise<{ page: Page; popup: Page; shortUrl: string }> {
-  const page = await browser.context.newPage();
+  const page = await world.browser.context.newPage();
   await page.goto(url);
   await page.bringToFront();
-  const popup = await openPopupWindow(browser);
+  const popup = await openPopupWindow(world.browser);
   await popup.getByRole('button', { name: 'Shorten' }).waitFor();
   await expect.poll(() => popup.evaluate(() => document.activeElement?.textContent)).toBe('Shorten');
   await popup.keyboard.press('Enter');
@@ -47,7 +41,7 @@ async function shortenFromPopup(url: string): Promise<{ page: Page; popup: Page;
 
 describe('smart fields in the popup', () => {
   test('a password, a click limit and a preview set in the popup are saved on the link; the QR code downloads as SVG', async () => {
-    const { page, popup, shortUrl } = await shortenFromPopup(pages.url('shop', '/launch'));
+    const { page, popup, shortUrl } = await shortenFromPopup(world.pages.url('shop', '/launch'));
     const form = popup.getByRole('form', { name: 'Edit link' });
 
     await form.getByText('Password and click limit').click();
@@ -74,7 +68,7 @@ describe('smart fields in the popup', () => {
     expect(link).not.toHaveProperty('password');
 
     // The saved link is protected: a visitor gets the password form, not the page.
-    const visit = await fetch(shortUrl.replace('https://sho.rt', server.origin), {
+    const visit = await fetch(shortUrl.replace('https://sho.rt', world.server.origin), {
       redirect: 'manual',
       headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36' },
     });
