@@ -109,6 +109,30 @@ describe('a link with rules', () => {
     expect(stats.breakdowns.devices).toEqual(expect.arrayContaining([{ value: 'mobile', clicks: 4 }]));
   });
 
+  test('a country rule without a trusted header: the country of the bundled IP database, on both paths; the header still wins', {
+    timeout: 30_000,
+  }, async () => {
+    await createLink(alice, {
+      slug: 'fast-geo',
+      destination_url: 'https://example.com/default',
+      rules: [rule({ country: 'US' }, 'us'), rule({ country: 'GB' }, 'gb')],
+    });
+    for (const [address, location] of [
+      ['8.8.8.8', 'https://example.com/us'],
+      ['81.2.69.142', 'https://example.com/gb'],
+      // A private address is nowhere.
+      ['10.1.2.3', 'https://example.com/default'],
+    ]) {
+      const { route, fast } = await routeThenFast('/fast-geo', { 'x-forwarded-for': address ?? '' });
+      expect(route.headers.location).toBe(location);
+      expect(seen(fast)).toEqual(seen(route));
+    }
+    // The trusted header wins over the database.
+    expect((await visit('/fast-geo', { 'x-forwarded-for': '8.8.8.8', 'cf-ipcountry': 'GB' })).headers.location).toBe(
+      'https://example.com/gb',
+    );
+  });
+
   test('HEAD and bots are redirected on the fast path but not counted', async () => {
     const link = await createLink(alice, { slug: 'fast-rules-head', rules: [rule({ device: 'mobile' }, 'mobile')] });
     await routeThenFast('/fast-rules-head');

@@ -72,6 +72,7 @@ async function answerOutcome(
     method,
     headers: request.headers,
     query: queryOf(request.url),
+    ip: request.ip,
     unlocked,
   });
   switch (outcome.kind) {

@@ -70,13 +70,15 @@ function answerCachedVisit({ visits, trust, visitLog }: FastRedirectOptions, req
   if (domain === undefined) return false;
   const now = Date.now();
   const outcome = visits.resolveCached(domain === null ? slug : redirectKey(domain.id, slug), now);
-  const redirect = outcome === undefined ? undefined : redirectAtOnce(visits, outcome, request.headers, url, now);
-  if (redirect === undefined) return false;
-  visitLog.counts.cacheHits++;
-
+  // Not found, expired, unavailable: Fastify's route answers them.
+  if (outcome?.kind !== 'redirect' && outcome?.kind !== 'smart') return false;
   // Timed only when the visit's own line is written (debug: visit-log.ts).
   const started = visitLog.eachLine ? performance.now() : undefined;
   const ip = clientIp(request, trust);
+  const redirect = redirectAtOnce(visits, outcome, request.headers, url, ip, now);
+  if (redirect === undefined) return false;
+  visitLog.counts.cacheHits++;
+
   const retryAfter = visits.countVisit(clientAddress(ip), now);
   // Echoed when the client (or its proxy) named the request; none is made up for an answer no log line names.
   const requestId = incomingRequestId(request.headers);
@@ -117,11 +119,12 @@ function redirectAtOnce(
   outcome: RedirectOutcome,
   headers: IncomingHttpHeaders,
   url: string,
+  ip: string,
   now: number,
 ): { location: string; linkId: string } | undefined {
   if (outcome.kind === 'redirect') return outcome;
   if (outcome.kind !== 'smart') return undefined;
-  const location = visits.smartRedirectAtOnce(outcome.target, headers, url, now);
+  const location = visits.smartRedirectAtOnce(outcome.target, headers, url, ip, now);
   return location === undefined ? undefined : { location, linkId: outcome.target.linkId };
 }
 

@@ -6,7 +6,10 @@ import type { AgentClass } from './click-values.ts';
 export interface RuleVisit {
   now: number;
   agent: VisitorAgent;
-  /** ISO 3166-1 alpha-2, from the same source the click's country comes from; null when unknown. */
+  /**
+   * ISO 3166-1 alpha-2, from the same sources as the click's (the trusted header, else the IP
+   * database); null when unknown, or when no rule names a country (then it is not looked up).
+   */
   country: string | null;
   acceptLanguage: string | undefined;
   /** The request's query string, without `?` ('' for none). */
@@ -35,11 +38,14 @@ interface CompiledRule {
 /** A link's rules, compiled for its visits (see {@link compileRules}). */
 export interface CompiledRules {
   readonly rules: readonly CompiledRule[];
+  /** Whether a rule names a country: only then is the visitor's address looked up (visits.ts). */
+  readonly readsCountry: boolean;
 }
 
 /** Compiles a link's rules, in their order, for {@link ruleDestination}. */
 export function compileRules(rules: readonly RedirectRule[]): CompiledRules {
   return {
+    readsCountry: rules.some((rule) => rule.if.country !== undefined),
     rules: rules.map(({ if: when, destination_url }) => ({
       destination: destination_url,
       device: when.device,

@@ -105,7 +105,7 @@ export class Visits {
    * password ({@link unlocked}, {@link tryPassword}). On Fastify's route; the fast path asks
    * {@link smartRedirectAtOnce}.
    */
-  smartVisit(
+  async smartVisit(
     target: SmartTarget,
     visit: {
       slug: string;
@@ -115,11 +115,14 @@ export class Visits {
       method: string;
       headers: VisitHeaders;
       query: string;
+      /** The client's address, as Fastify's `request.ip` gives it: a `country` rule may look it up. */
+      ip: string;
       unlocked: boolean;
     },
   ): Promise<SmartOutcome> {
+    const country = this.#country(visit.headers) ?? (target.smart.rules?.readsCountry ? await this.#clicks.geo.country(visit.ip) : null);
     return this.#smart.visit(target, {
-      ...this.#ruleVisit(visit.headers, visit.query, visit.now),
+      ...this.#ruleVisit(visit.headers, visit.query, visit.now, country),
       slug: visit.slug,
       domainId: visit.domainId,
       method: visit.method,
@@ -133,24 +136,33 @@ export class Visits {
    * expired, no preview for this visitor, no password or a valid cookie: smart-redirects.ts's
    * `redirectsAtOnce`); undefined when {@link smartVisit} must (on Fastify's route). The fast path's
    * question: synchronous, and the User-Agent, Accept-Language and query are read only when the
-   * link has rules. `target`: the request line's path and query.
+   * link has rules, the address (`ip`) only when a rule names a country and no trusted header
+   * gives one (until the IP database is open, the route answers). `target`: the request line's
+   * path and query.
    */
-  smartRedirectAtOnce(smartTarget: SmartTarget, headers: VisitHeaders, target: string, now: number): string | undefined {
+  smartRedirectAtOnce(smartTarget: SmartTarget, headers: VisitHeaders, target: string, ip: string, now: number): string | undefined {
     const userAgent = headers['user-agent'];
     const cookie = headers.cookie;
     if (!this.#smart.redirectsAtOnce(smartTarget, userAgent, Array.isArray(cookie) ? cookie.join('; ') : cookie, now)) return undefined;
-    if (smartTarget.smart.rules === null) return smartTarget.destination;
+    const { rules } = smartTarget.smart;
+    if (rules === null) return smartTarget.destination;
+    let country = this.#country(headers);
+    if (country === null && rules.readsCountry) {
+      const found = this.#clicks.geo.countryAtOnce(ip);
+      if (found === undefined) return undefined;
+      country = found;
+    }
     const query = target.indexOf('?');
-    return destinationOf(smartTarget, this.#ruleVisit(headers, query < 0 ? '' : target.slice(query + 1), now));
+    return destinationOf(smartTarget, this.#ruleVisit(headers, query < 0 ? '' : target.slice(query + 1), now, country));
   }
 
   /** The visit as rules see it (redirect-rules.ts). */
-  #ruleVisit(headers: VisitHeaders, query: string, now: number): RuleVisit {
+  #ruleVisit(headers: VisitHeaders, query: string, now: number, country: string | null): RuleVisit {
     const language = headers['accept-language'];
     return {
       now,
       agent: describeAgent(headers['user-agent']),
-      country: this.#country(headers),
+      country,
       acceptLanguage: Array.isArray(language) ? language.join(',') : language,
       query,
     };
