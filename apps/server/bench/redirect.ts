@@ -23,8 +23,8 @@
  * Two smart-link cases (issue #30) run in the same rounds against the same server, each with its
  * own ratio to bare: `rules10`, links with 10 redirect rules none of which holds (every condition
  * is checked, the worst case), and `unlocked`, password-protected links visited with the cookie
- * their password gave (the cookie's signature checked on every visit). Both go through Fastify's
- * route, as every smart link does (docs/redirects.md).
+ * their password gave (the cookie checked on every visit). Both are answered on the fast path, as
+ * every smart link whose visit the request alone decides is (docs/redirects.md).
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, get as httpGet } from 'node:http';

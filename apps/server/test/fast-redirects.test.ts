@@ -1,55 +1,12 @@
-import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createAccount, createLink, getLink, startTestServer, type TestAccount, type TestServer } from './harness.ts';
+import { rawVisit, seen } from './raw-visits.ts';
 
 /**
  * A link's first visit is answered by Fastify's route, which caches it; the next ones by the fast
  * path before Fastify (src/redirects/fast-redirects.ts). Visitors must not be able to tell them
  * apart: same answer, same counting, same log line, same proxy trust.
  */
-
-const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
-
-interface RawAnswer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
-/** A visit as it comes off the wire (fetch would hide content-length and connection headers). */
-function rawVisit(origin: string, path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
-  return new Promise<RawAnswer>((resolve, reject) => {
-    const req = httpRequest(
-      `${origin}${path}`,
-      {
-        method: init.method ?? 'GET',
-        // Node's client sends a GET's body with neither Content-Length nor chunking: the server would
-        // rightly read those bytes as a second request, which is not valid HTTP (400), racing the first answer.
-        headers: {
-          'user-agent': BROWSER,
-          ...(init.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(init.body)) }),
-          ...init.headers,
-        },
-      },
-      (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk) => {
-          body += chunk;
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-      },
-    );
-    req.on('error', reject);
-    req.end(init.body);
-  });
-}
-
-/** What a visitor sees of an answer, without what differs by nature (the date). */
-function seen({ status, headers, body }: RawAnswer) {
-  const { date: _date, ...rest } = headers;
-  return { status, headers: rest, body };
-}
 
 let server: TestServer;
 let alice: TestAccount;

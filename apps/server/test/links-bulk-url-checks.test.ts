@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { UrlReputation } from '@shortlinks/api/destinations';
-import { BULK_URL_CHECK_ROUNDS, BULK_URL_CHECKS_AT_ONCE } from '@shortlinks/api/services';
+import { BULK_URL_CHECK_ROUNDS, BULK_URL_CHECKS_AT_ONCE, placesFor } from '@shortlinks/api/services';
 import { LIMITS } from '@shortlinks/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { countRows, createAccount, createLink, inDays, startTestServer, type TestAccount, type TestServer } from './harness.ts';
@@ -86,6 +86,42 @@ describe('POST /links/bulk with a slow URL safety service', () => {
     expect(reputation.asked).toHaveLength(2 * LIMITS.bulkItems);
     expect(reputation.mostAtOnce).toBe(BULK_URL_CHECKS_AT_ONCE);
     expect(Date.now() - started).toBeLessThan(IDLE_MS);
+  });
+
+  test(`items with rules and previews (23 URLs each) still fit ${BULK_URL_CHECK_ROUNDS} checks' time: the places grow with the URLs present`, async () => {
+    // Enough items that 16 places would need more rounds (30 × 23 / 16 = 44), few enough for a busy machine's transactions.
+    const items = 30;
+    const bodies = Array.from({ length: items }, () => {
+      const body = newBody();
+      return {
+        ...body,
+        expires_at: inDays(1),
+        expiration_url: `${body.destination_url}/gone`,
+        rules: Array.from({ length: 20 }, (_, i) => ({ if: { country: 'DE' }, destination_url: `${body.destination_url}/rule/${i}` })),
+        preview: { title: 'Preview', image_url: `${body.destination_url}/image.png` },
+      };
+    });
+    const urls = 23 * items;
+    const started = Date.now();
+    const response = await account.call('POST', '/links/bulk', { links: bodies });
+
+    expect(response.status).toBe(201);
+    expect(response.body.succeeded).toBe(items);
+    expect(reputation.asked).toHaveLength(urls);
+    // What the call needs and no more: its checks in at most BULK_URL_CHECK_ROUNDS rounds.
+    expect(reputation.mostAtOnce).toBe(placesFor(urls));
+    expect(Date.now() - started).toBeLessThan(IDLE_MS);
+  });
+
+  test('a single call with 20 rules asks every URL together: one check’s time, and the first refused rule is named', async () => {
+    const rules = Array.from({ length: 20 }, (_, i) => ({
+      if: { country: 'FR' },
+      destination_url: `https://example.com/checked/single/${i}${i === 7 || i === 12 ? '/flag-me' : ''}`,
+    }));
+    const refused = await account.call('POST', '/links', newBody({ rules }));
+    expect(refused.status).toBe(422);
+    expect(refused.body.field).toBe('rules[7].destination_url');
+    expect(reputation.mostAtOnce).toBe(21);
   });
 
   test('a URL named by several items is checked once', async () => {

@@ -45,7 +45,7 @@ export type { AccountView, NewAccount } from './accounts/account-service.ts';
 export { API_KEY_PREFIX, type ApiKeyView, type Caller } from './accounts/api-key-service.ts';
 export type { CallerSession, CallerUser } from './accounts/caller.ts';
 export { CALLER_CACHE_MS } from './accounts/caller-cache.ts';
-export { BULK_URL_CHECK_ROUNDS, BULK_URL_CHECKS_AT_ONCE } from './destinations/bulk-url-checks.ts';
+export { BULK_URL_CHECK_ROUNDS, BULK_URL_CHECKS_AT_ONCE, placesFor } from './destinations/bulk-url-checks.ts';
 export { IMPORT_FORMATS, type ImportedLink, type ImportFormat, type ImportRow, type RowProblem } from './links/import/import-row.ts';
 export {
   CONFLICT_MODES,

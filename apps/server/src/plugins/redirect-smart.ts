@@ -11,7 +11,8 @@ import { type PasswordPageState, passwordPage, sendSmartPage } from './smart-lin
 /**
  * Visits of smart links (issue #30, docs/redirects.md) on Fastify's route: what to answer is
  * decided by the API package (`Visits.smartVisit`, smart-redirects.ts); here it becomes HTTP.
- * Plain links never come here.
+ * Plain links never come here, nor visits of smart links the request alone decides (rules, a
+ * valid unlock cookie), which the fast path answers (redirects/fast-redirects.ts) when the link is cached.
  */
 
 /** A password form's body: `password=…`, URL-encoded, and nothing large. */
@@ -71,6 +72,7 @@ async function answerOutcome(
     method,
     headers: request.headers,
     query: queryOf(request.url),
+    ip: request.ip,
     unlocked,
   });
   switch (outcome.kind) {
@@ -82,7 +84,8 @@ async function answerOutcome(
     case 'preview':
       return sendSmartPage(reply, 200, previewPage(outcome.preview, outcome.shortUrl));
     case 'redirect':
-      if (outcome.counted) visits.recordClick(outcome.linkId, now, method, request.headers, request.ip);
+      // With the request line's query, so `?qr=1` counts as a scan (the form posts to the same URL).
+      if (outcome.counted) visits.recordClick(outcome.linkId, now, method, request.headers, request.ip, request.url);
       return reply.code(302).headers(redirectHeaders(outcome.location)).send();
   }
 }

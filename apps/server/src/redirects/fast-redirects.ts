@@ -1,6 +1,13 @@
-import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
-import { isBot, redirectKey, type Visits } from '@shortlinks/api/redirects';
+import { isBot, type RedirectOutcome, redirectKey, type Visits } from '@shortlinks/api/redirects';
 import { isReservedSlug } from '@shortlinks/contract/rules';
 import type { FastifyServerOptions } from 'fastify';
 import { announcesBody } from '../connection-limits.ts';
@@ -33,7 +40,8 @@ export interface FastRedirectOptions {
  * objects and per-request logger cost more than the rest of the visit together
  * (docs/performance.md). What the visit does is the same code as on Fastify's route: the API
  * package's `Visits` (the limit per visitor, the click) and redirects/visit.ts (the same headers),
- * and the same request log line. Anything else (a slug not cached yet, unknown or expired, a reserved word, another
+ * and the same request log line. A cached smart link is answered here too when the request alone
+ * decides its visit (`Visits.smartRedirectAtOnce`: rules, a valid unlock cookie). Anything else (a slug not cached yet, unknown or expired, a reserved word, another
  * method, a request with a body, percent-encoded paths) goes to Fastify, which counts and answers it once.
  */
 export function fastRedirectServer(fast: FastRedirectOptions) {
@@ -62,12 +70,15 @@ function answerCachedVisit({ visits, trust, visitLog }: FastRedirectOptions, req
   if (domain === undefined) return false;
   const now = Date.now();
   const outcome = visits.resolveCached(domain === null ? slug : redirectKey(domain.id, slug), now);
-  if (outcome?.kind !== 'redirect') return false;
-  visitLog.counts.cacheHits++;
-
+  // Not found, expired, unavailable: Fastify's route answers them.
+  if (outcome?.kind !== 'redirect' && outcome?.kind !== 'smart') return false;
   // Timed only when the visit's own line is written (debug: visit-log.ts).
   const started = visitLog.eachLine ? performance.now() : undefined;
   const ip = clientIp(request, trust);
+  const redirect = redirectAtOnce(visits, outcome, request.headers, url, ip, now);
+  if (redirect === undefined) return false;
+  visitLog.counts.cacheHits++;
+
   const retryAfter = visits.countVisit(clientAddress(ip), now);
   // Echoed when the client (or its proxy) named the request; none is made up for an answer no log line names.
   const requestId = incomingRequestId(request.headers);
@@ -75,10 +86,10 @@ function answerCachedVisit({ visits, trust, visitLog }: FastRedirectOptions, req
   let status: number;
   let bot: boolean;
   if (retryAfter === undefined) {
-    bot = visits.recordClick(outcome.linkId, now, method, request.headers, ip, url);
+    bot = visits.recordClick(redirect.linkId, now, method, request.headers, ip, url);
     status = 302;
     // With its length said, as Fastify says it: else Node would send an empty chunked body.
-    response.writeHead(status, { ...redirectHeaders(outcome.location), 'content-length': '0' }).end();
+    response.writeHead(status, { ...redirectHeaders(redirect.location), 'content-length': '0' }).end();
   } else {
     const refusal = visitRefusal(visits, retryAfter);
     const body = JSON.stringify(refusal.body);
@@ -95,6 +106,26 @@ function answerCachedVisit({ visits, trust, visitLog }: FastRedirectOptions, req
   // Counted, and logged as Fastify's route logs a visit (request-log.ts).
   visitLog.visited(method, url, status, bot, started === undefined ? undefined : performance.now() - started);
   return true;
+}
+
+/**
+ * Where a cached link sends this visit, when nothing but the request decides it: a plain link's
+ * redirect as it is, and a smart link whose visit needs no wait (`Visits.smartRedirectAtOnce`:
+ * rules, a valid unlock cookie). undefined: Fastify's route answers (not found, expired, a click
+ * limit, a password form, a preview).
+ */
+function redirectAtOnce(
+  visits: Visits,
+  outcome: RedirectOutcome,
+  headers: IncomingHttpHeaders,
+  url: string,
+  ip: string,
+  now: number,
+): { location: string; linkId: string } | undefined {
+  if (outcome.kind === 'redirect') return outcome;
+  if (outcome.kind !== 'smart') return undefined;
+  const location = visits.smartRedirectAtOnce(outcome.target, headers, url, ip, now);
+  return location === undefined ? undefined : { location, linkId: outcome.target.linkId };
 }
 
 /** The client's address as Fastify's `request.ip` gives it. */

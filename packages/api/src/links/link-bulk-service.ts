@@ -8,6 +8,7 @@ import type {
   BulkUpdateItem,
   BulkUpdateLinksBody,
   BulkUpdateResult,
+  CreateLinkBody,
   ErrorBody,
 } from '@shortlinks/contract';
 import type { Orm } from '@shortlinks/db';
@@ -41,6 +42,11 @@ const tally = <T extends { ok: boolean }>(results: T[]) => {
   return { succeeded, failed: results.length - succeeded, results };
 };
 
+/** The URLs a create body asks checks for: its destination, fallback, rules' destinations and preview image. */
+function urlsOf(body: CreateLinkBody): number {
+  return 1 + (body.expiration_url ? 1 : 0) + (body.rules?.length ?? 0) + (body.preview?.image_url === undefined ? 0 : 1);
+}
+
 /**
  * Bulk calls (issue #14): each item is its single call (POST, PATCH or DELETE /links/{id}), done
  * in request order, in a transaction of its own, with the same limits, locks and redirect
@@ -63,7 +69,11 @@ export class LinkBulkService {
 
   /** `mayCreateTags`: false for a key without `tags.write` (link-writes.ts). */
   async create(accountId: string, { links }: BulkCreateLinksBody, mayCreateTags = true): Promise<BulkCreateResult> {
-    const urls = new SharedUrlChecks(this.#urls);
+    // As many places as the URLs the items carry need to fit the call's time (bulk-url-checks.ts).
+    const urls = new SharedUrlChecks(
+      this.#urls,
+      links.reduce((count, item) => count + (item.ok ? urlsOf(item.value) : 0), 0),
+    );
     const items = links.map((item) => (item.ok ? { ok: true as const, prepared: this.#links.prepare(item.value, urls) } : item));
     // Every item's checks, started together, are awaited before the first transaction. Each refusal
     // is read when its item's turn comes (attempt); settled here, one left unread when an unexpected

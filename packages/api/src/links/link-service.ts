@@ -3,6 +3,7 @@ import type { Orm } from '@shortlinks/db';
 import { effectiveLimits } from '../accounts/plans.ts';
 import { inTransaction, lockAccount, plainReader, readAccount } from '../database/database.ts';
 import type { UrlChecks } from '../destinations/bulk-url-checks.ts';
+import { checkedInOrder } from '../destinations/checked-in-order.ts';
 import type { DestinationChecker } from '../destinations/destination-checker.ts';
 import type { LinkDomains } from '../domains/link-domains.ts';
 import type { ShortUrls } from '../domains/short-urls.ts';
@@ -257,22 +258,31 @@ export class LinkService {
    * reputation service and so are done before the transaction.
    */
   async prepare(body: CreateLinkBody, urls: UrlChecks = this.#destinations): Promise<PreparedLink> {
-    const [destination, expiry] = await bothChecked(
+    const checked = checkedInOrder<[string, ExpiryChange]>([
       urls.finalDestination('destination_url', body.destination_url, body.utm),
       this.#expiryChange(urls, body.expires_at, body.expiration_url),
-    );
-    return { body, destination, expiry, smart: await preparedSmartChange(body, urls) };
+    ]);
+    // Every URL of the body asked together (bulk-url-checks.ts counts on it); the first refused, in order, answers.
+    const [[destination, expiry], smart] = await checkedInOrder<[[string, ExpiryChange], SmartChange]>([
+      checked,
+      preparedSmartChange(body, urls, checked),
+    ]);
+    return { body, destination, expiry, smart };
   }
 
   /** The URL checks of a PATCH body, as {@link prepare}'s. */
   async prepareChanges(body: UpdateLinkBody, urls: UrlChecks = this.#destinations): Promise<PreparedChanges> {
-    const [destination, expiry] = await bothChecked(
+    const checked = checkedInOrder<[string | undefined, ExpiryChange]>([
       body.destination_url === undefined
         ? Promise.resolve(undefined)
         : urls.finalDestination('destination_url', body.destination_url, body.utm),
       this.#expiryChange(urls, body.expires_at, body.expiration_url),
-    );
-    return { body, destination, expiry, smart: await preparedSmartChange(body, urls) };
+    ]);
+    const [[destination, expiry], smart] = await checkedInOrder<[[string | undefined, ExpiryChange], SmartChange]>([
+      checked,
+      preparedSmartChange(body, urls, checked),
+    ]);
+    return { body, destination, expiry, smart };
   }
 
   /** The expiry fields of a request, with the fallback URL checked; '' means "remove", like null. */
@@ -308,16 +318,4 @@ function newLinkOf({ body, destination, expiry, smart }: PreparedLink) {
     tag_names: body.tag_names,
     smart,
   };
-}
-
-/**
- * The destination's and the fallback's checks, run at once so a request waits on the reputation
- * service once, not twice; when both are refused, the destination's refusal is the answer, as
- * when they ran one after the other.
- */
-async function bothChecked<D, E>(destination: Promise<D>, expiry: Promise<E>): Promise<[D, E]> {
-  const [checkedDestination, checkedExpiry] = await Promise.allSettled([destination, expiry]);
-  if (checkedDestination.status === 'rejected') throw checkedDestination.reason;
-  if (checkedExpiry.status === 'rejected') throw checkedExpiry.reason;
-  return [checkedDestination.value, checkedExpiry.value];
 }

@@ -1,5 +1,6 @@
 import type { CreateLinkBody, Link, Preview, RedirectRule, UpdateLinkBody } from '@shortlinks/contract';
 import type { UrlChecks } from '../destinations/bulk-url-checks.ts';
+import { checkedInOrder } from '../destinations/checked-in-order.ts';
 import { hashPassword } from '../redirects/link-password.ts';
 
 /**
@@ -30,28 +31,32 @@ type SmartBody = Pick<CreateLinkBody, 'password' | 'max_clicks' | 'rules' | 'pre
  * their own field's name, and the request's utm merged into each rule's destination. Waits on the
  * reputation service and argon2, so it runs before the transaction, as the URL checks do.
  */
-export async function preparedSmartChange(body: SmartBody, urls: UrlChecks): Promise<SmartChange> {
+export async function preparedSmartChange(body: SmartBody, urls: UrlChecks, otherChecks?: Promise<unknown>): Promise<SmartChange> {
   const change: SmartChange = {};
   if (body.max_clicks !== undefined) change.max_clicks = body.max_clicks;
-  const [rules, preview] = await Promise.all([
-    body.rules === undefined ? undefined : checkedRules(body.rules, body.utm, urls),
-    body.preview === undefined ? undefined : checkedPreview(body.preview, urls),
+  const [rules, preview] = await checkedInOrder<[string | null | undefined, string | null | undefined]>([
+    body.rules === undefined ? Promise.resolve(undefined) : checkedRules(body.rules, body.utm, urls),
+    body.preview === undefined ? Promise.resolve(undefined) : checkedPreview(body.preview, urls),
   ]);
   if (rules !== undefined) change.rules = rules;
   if (preview !== undefined) change.preview = preview;
-  // Hashed last: a request refused for its URLs costs no argon2 hash.
+  // Hashed last, once the body's other URLs passed too (`otherChecks`, asked at the same time):
+  // a request refused for its URLs costs no argon2 hash.
+  await otherChecks;
   if (body.password !== undefined) change.password_hash = body.password === null ? null : await hashPassword(body.password);
   return change;
 }
 
 async function checkedRules(rules: RedirectRule[] | null, utm: CreateLinkBody['utm'], urls: UrlChecks): Promise<string | null> {
   if (rules === null || rules.length === 0) return null;
-  // In order, so the first refused rule is the one named.
-  const checked: RedirectRule[] = [];
-  for (const [index, rule] of rules.entries()) {
-    const destination = await urls.otherDestination(`rules[${index}].destination_url`, rule.destination_url, utm);
-    checked.push({ if: rule.if, destination_url: destination });
-  }
+  // Asked together (twenty rules wait one check's time, not twenty); the first refused rule is the one named.
+  const destinations = await checkedInOrder(
+    rules.map((rule, index) => urls.otherDestination(`rules[${index}].destination_url`, rule.destination_url, utm)),
+  );
+  const checked: RedirectRule[] = rules.map((rule, index) => ({
+    if: rule.if,
+    destination_url: destinations[index] ?? rule.destination_url,
+  }));
   return JSON.stringify(checked);
 }
 

@@ -163,6 +163,11 @@ export class ClickRecorder {
     this.#clickEventsPerChunk = options.clickEventsPerChunk ?? CLICK_EVENTS_PER_CHUNK;
   }
 
+  /** Where clicks' countries are looked up; rules with a `country` use the same (visits.ts). */
+  get geo(): GeoLookup {
+    return this.#geo;
+  }
+
   record(event: ClickEvent): void {
     // A plain field: the redirect path pays nothing more for metrics (they are read at scrape time).
     this.#counts.recorded++;

@@ -20,6 +20,16 @@ const SECRET_NAME = 'link_unlock_cookie';
 export class LinkUnlocks {
   readonly #orm: Orm;
   #key: Promise<Buffer> | undefined;
+  /** The key once read: checked without a promise from then on. */
+  #loaded: Buffer | undefined;
+  /**
+   * Cookie values whose signature was found valid, with what it was valid for: a visitor coming
+   * back with the cookie costs a lookup, not an HMAC (docs/performance.md). Only a value that
+   * passed the HMAC is kept, so a guess can never be found here; it is found valid again only for
+   * the same link and password hash, and only until its signed expiry. Bounded: forgotten all at
+   * once when full, and with the process.
+   */
+  readonly #verified = new Map<string, { linkId: string; passwordHash: string; expires: number }>();
 
   constructor(orm: Orm) {
     this.#orm = orm;
@@ -33,29 +43,55 @@ export class LinkUnlocks {
 
   /** Whether the cookie's value unlocks this link (with this password) at `now`. */
   async unlocks(value: string | undefined, linkId: string, passwordHash: string, now: number): Promise<boolean> {
+    const key = this.#loaded ?? (await this.#keyOnce());
+    return this.#checks(key, value, linkId, passwordHash, now);
+  }
+
+  /**
+   * {@link unlocks} without waiting: undefined while the key has not been read from the database
+   * yet (the first visit that needs it reads it), else the answer. What the fast path asks
+   * (docs/redirects.md): a visit with a valid cookie costs one HMAC and no promise.
+   */
+  unlocksAtOnce(value: string | undefined, linkId: string, passwordHash: string, now: number): boolean | undefined {
+    const key = this.#loaded;
+    return key === undefined ? undefined : this.#checks(key, value, linkId, passwordHash, now);
+  }
+
+  #checks(key: Buffer, value: string | undefined, linkId: string, passwordHash: string, now: number): boolean {
     if (value === undefined || value.length > 200) return false;
-    const match = /^(\d{13,15})\.([A-Za-z0-9_-]{43})$/.exec(value);
+    // A cookie already found valid for this link and password: its expiry is all that is left to check.
+    const known = this.#verified.get(value);
+    if (known !== undefined && known.linkId === linkId && known.passwordHash === passwordHash) return known.expires > now;
+    const match = COOKIE_VALUE.exec(value);
     if (!match) return false;
     const expires = Number(match[1]);
     if (!(expires > now)) return false;
-    const expected = Buffer.from(await this.#signature(linkId, passwordHash, expires));
+    // Compared as text: base64url's last character has spare bits, so decoding would accept variants.
+    const expected = Buffer.from(signature(key, linkId, passwordHash, expires).toString('base64url'));
     const sent = Buffer.from(match[2] ?? '');
-    return sent.length === expected.length && timingSafeEqual(sent, expected);
+    // Constant time: how much of a forged signature was right is never told by when it is refused.
+    if (sent.length !== expected.length || !timingSafeEqual(sent, expected)) return false;
+    if (this.#verified.size >= VERIFIED_KEPT) this.#verified.clear();
+    this.#verified.set(value, { linkId, passwordHash, expires });
+    return true;
   }
 
   async #signature(linkId: string, passwordHash: string, expires: number): Promise<string> {
-    const fingerprint = createHash('sha256').update(passwordHash).digest('base64url');
-    return createHmac('sha256', await this.#keyOnce())
-      .update(`${linkId}\n${expires}\n${fingerprint}`)
-      .digest('base64url');
+    return signature(this.#loaded ?? (await this.#keyOnce()), linkId, passwordHash, expires).toString('base64url');
   }
 
   #keyOnce(): Promise<Buffer> {
-    this.#key ??= this.#loadKey().catch((error: unknown) => {
-      // Asked again by the next visit: the database may be back.
-      this.#key = undefined;
-      throw error;
-    });
+    this.#key ??= this.#loadKey().then(
+      (key) => {
+        this.#loaded = key;
+        return key;
+      },
+      (error: unknown) => {
+        // Asked again by the next visit: the database may be back.
+        this.#key = undefined;
+        throw error;
+      },
+    );
     return this.#key;
   }
 
@@ -69,6 +105,36 @@ export class LinkUnlocks {
     const { value } = await db.selectFrom('server_secret').select('value').where('name', '=', SECRET_NAME).executeTakeFirstOrThrow();
     return Buffer.from(hkdfSync('sha256', Buffer.from(value, 'base64url'), Buffer.alloc(0), 'shortlinks link unlock cookie v1', 32));
   }
+}
+
+/** Valid cookie values remembered at most (a few MB). */
+const VERIFIED_KEPT = 10_000;
+
+/** `{expires}.{signature}`: 13 to 15 digits of Unix ms, and an HMAC-SHA256 in base64url. */
+const COOKIE_VALUE = /^(\d{13,15})\.([A-Za-z0-9_-]{43})$/;
+
+/**
+ * A password hash's fingerprint, remembered for the hashes seen last: a cached link's visits with
+ * its cookie pay the HMAC and not a SHA-256 more. Bounded: forgotten all at once when full.
+ */
+const fingerprints = new Map<string, string>();
+const FINGERPRINTS_KEPT = 10_000;
+
+function fingerprintOf(passwordHash: string): string {
+  let fingerprint = fingerprints.get(passwordHash);
+  if (fingerprint === undefined) {
+    fingerprint = createHash('sha256').update(passwordHash).digest('base64url');
+    if (fingerprints.size >= FINGERPRINTS_KEPT) fingerprints.clear();
+    fingerprints.set(passwordHash, fingerprint);
+  }
+  return fingerprint;
+}
+
+/** The cookie's signature: HMAC-SHA256 of the link, the expiry and the password's fingerprint. */
+function signature(key: Buffer, linkId: string, passwordHash: string, expires: number): Buffer {
+  return createHmac('sha256', key)
+    .update(`${linkId}\n${expires}\n${fingerprintOf(passwordHash)}`)
+    .digest();
 }
 
 /** The value of the cookie named `name` in a Cookie header; undefined when absent. */

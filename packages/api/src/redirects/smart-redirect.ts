@@ -1,12 +1,14 @@
 import type { Preview, RedirectRule } from '@shortlinks/contract';
 import type { SmartFields } from '../links/smart-link-fields.ts';
+import { type CompiledRules, compileRules } from './redirect-rules.ts';
 
 /** What the redirect cache keeps of a smart link (issue #30): everything a visit decides on, parsed once. */
 export interface SmartRedirect {
   /** The argon2id hash of the link's password. */
   passwordHash: string | null;
   maxClicks: number | null;
-  rules: readonly RedirectRule[] | null;
+  /** Compiled once, here: a visit only checks them (redirect-rules.ts). */
+  rules: CompiledRules | null;
   preview: Preview | null;
 }
 
@@ -16,7 +18,7 @@ export function smartRedirectOf(row: SmartFields): SmartRedirect | null {
   return {
     passwordHash: row.password_hash,
     maxClicks: row.max_clicks,
-    rules: row.rules === null ? null : (JSON.parse(row.rules) as RedirectRule[]),
+    rules: row.rules === null ? null : compileRules(JSON.parse(row.rules) as RedirectRule[]),
     preview: row.preview === null ? null : (JSON.parse(row.preview) as Preview),
   };
 }

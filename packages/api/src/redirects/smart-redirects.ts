@@ -7,7 +7,7 @@ import { isPreviewBot } from './link-previews.ts';
 import { cookieNamed, LinkUnlocks, UNLOCK_COOKIE } from './link-unlocks.ts';
 import { type GuessCounts, PasswordGuesses } from './password-guesses.ts';
 import type { RedirectTarget } from './redirect-cache.ts';
-import { ruleDestination } from './redirect-rules.ts';
+import { type RuleVisit, ruleDestination } from './redirect-rules.ts';
 import type { SmartRedirect } from './smart-redirect.ts';
 
 /** A smart link's cached target: one with a password, click limit, rules or preview. */
@@ -89,7 +89,7 @@ export class SmartRedirects {
       if (limited !== null && (await this.clickLimits.reached(target.linkId, limited))) return expired(target, false);
       return { kind: 'password' };
     }
-    const location = (smart.rules && ruleDestination(smart.rules, visit)) ?? target.destination;
+    const location = destinationOf(target, visit);
     if (limited !== null) {
       // Counted as click_count counts: a bot's visit or a HEAD takes none of the redirects.
       const counts = visit.method === 'GET' && !bot;
@@ -97,6 +97,22 @@ export class SmartRedirects {
       if (!left) return expired(target, false);
     }
     return { kind: 'redirect', location, linkId: target.linkId, counted: true };
+  }
+
+  /**
+   * Whether the request alone decides the visit, without waiting for anything: then it is a
+   * redirect to {@link destinationOf}, which the server's fast path answers (docs/redirects.md,
+   * "The fast path"). The steps of {@link visit} in its order, each either passed the same way or
+   * left to it: a click limit (a round trip to PostgreSQL), an expired link, a preview bot's visit
+   * of a link with a preview, and a password the cookie does not unlock (or whose key is not
+   * read yet) are {@link visit}'s, on Fastify's route.
+   */
+  redirectsAtOnce(target: SmartTarget, userAgent: string | undefined, cookieHeader: string | undefined, now: number): boolean {
+    const { smart } = target;
+    if (smart.maxClicks !== null || (target.expiresAt !== null && now >= target.expiresAt)) return false;
+    if (smart.preview !== null && isPreviewBot(userAgent)) return false;
+    if (smart.passwordHash === null) return true;
+    return this.unlocks.unlocksAtOnce(cookieNamed(cookieHeader, UNLOCK_COOKIE), target.linkId, smart.passwordHash, now) === true;
   }
 
   /** Whether the Cookie header holds this link's valid unlock cookie. */
@@ -119,6 +135,15 @@ export class SmartRedirects {
     }
     return { kind: 'right', cookie: await this.unlocks.cookieValue(target.linkId, hash, now) };
   }
+}
+
+/**
+ * Where an unlocked visit within the click limit goes: the first rule that holds, else the
+ * link's destination. `visit` is read only when the link has rules.
+ */
+export function destinationOf(target: SmartTarget, visit: RuleVisit | undefined): string {
+  const { rules } = target.smart;
+  return (rules !== null && visit !== undefined && ruleDestination(rules, visit)) || target.destination;
 }
 
 /**

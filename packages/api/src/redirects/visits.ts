@@ -2,8 +2,9 @@ import type { DomainDirectory, HostDomain, ServedDomain } from '../domains/domai
 import { countryCode, describeAgent, referrerHost } from './agent-class.ts';
 import type { ClickRecorder } from './click-recorder.ts';
 import { isQrScan } from './qr-scan.ts';
+import type { RuleVisit } from './redirect-rules.ts';
 import type { RedirectOutcome, RedirectService } from './redirect-service.ts';
-import type { PasswordAttempt, SmartOutcome, SmartRedirects, SmartTarget } from './smart-redirects.ts';
+import { destinationOf, type PasswordAttempt, type SmartOutcome, type SmartRedirects, type SmartTarget } from './smart-redirects.ts';
 import { VisitLimiter } from './visit-limiter.ts';
 
 /** A visit's request headers as Node gives them: only their shape, the API package has no HTTP. */
@@ -101,9 +102,10 @@ export class Visits {
   /**
    * Where a visit of a smart link (a password, click limit, rules or preview: smart-redirects.ts)
    * leads, or what page it gets. `unlocked`: the visitor holds the link's cookie or just gave its
-   * password ({@link unlocked}, {@link tryPassword}). Never on the fast path.
+   * password ({@link unlocked}, {@link tryPassword}). On Fastify's route; the fast path asks
+   * {@link smartRedirectAtOnce}.
    */
-  smartVisit(
+  async smartVisit(
     target: SmartTarget,
     visit: {
       slug: string;
@@ -113,23 +115,57 @@ export class Visits {
       method: string;
       headers: VisitHeaders;
       query: string;
+      /** The client's address, as Fastify's `request.ip` gives it: a `country` rule may look it up. */
+      ip: string;
       unlocked: boolean;
     },
   ): Promise<SmartOutcome> {
-    const userAgent = visit.headers['user-agent'];
-    const language = visit.headers['accept-language'];
+    const country = this.#country(visit.headers) ?? (target.smart.rules?.readsCountry ? await this.#clicks.geo.country(visit.ip) : null);
     return this.#smart.visit(target, {
+      ...this.#ruleVisit(visit.headers, visit.query, visit.now, country),
       slug: visit.slug,
       domainId: visit.domainId,
-      now: visit.now,
       method: visit.method,
-      userAgent,
-      agent: describeAgent(userAgent),
-      country: this.#country(visit.headers),
-      acceptLanguage: Array.isArray(language) ? language.join(',') : language,
-      query: visit.query,
+      userAgent: visit.headers['user-agent'],
       unlocked: visit.unlocked,
     });
+  }
+
+  /**
+   * Where a visit of a smart link goes when the request alone decides it (no click limit, not
+   * expired, no preview for this visitor, no password or a valid cookie: smart-redirects.ts's
+   * `redirectsAtOnce`); undefined when {@link smartVisit} must (on Fastify's route). The fast path's
+   * question: synchronous, and the User-Agent, Accept-Language and query are read only when the
+   * link has rules, the address (`ip`) only when a rule names a country and no trusted header
+   * gives one (until the IP database is open, the route answers). `target`: the request line's
+   * path and query.
+   */
+  smartRedirectAtOnce(smartTarget: SmartTarget, headers: VisitHeaders, target: string, ip: string, now: number): string | undefined {
+    const userAgent = headers['user-agent'];
+    const cookie = headers.cookie;
+    if (!this.#smart.redirectsAtOnce(smartTarget, userAgent, Array.isArray(cookie) ? cookie.join('; ') : cookie, now)) return undefined;
+    const { rules } = smartTarget.smart;
+    if (rules === null) return smartTarget.destination;
+    let country = this.#country(headers);
+    if (country === null && rules.readsCountry) {
+      const found = this.#clicks.geo.countryAtOnce(ip);
+      if (found === undefined) return undefined;
+      country = found;
+    }
+    const query = target.indexOf('?');
+    return destinationOf(smartTarget, this.#ruleVisit(headers, query < 0 ? '' : target.slice(query + 1), now, country));
+  }
+
+  /** The visit as rules see it (redirect-rules.ts). */
+  #ruleVisit(headers: VisitHeaders, query: string, now: number, country: string | null): RuleVisit {
+    const language = headers['accept-language'];
+    return {
+      now,
+      agent: describeAgent(headers['user-agent']),
+      country,
+      acceptLanguage: Array.isArray(language) ? language.join(',') : language,
+      query,
+    };
   }
 
   /** Whether the request's cookies unlock the smart link (a link without a password is always unlocked). */

@@ -12,6 +12,12 @@ export interface GeoLocation {
 
 const UNKNOWN: GeoLocation = { country: null, city: null };
 
+/** The opened databases: one per address family, or one for both. */
+interface Readers {
+  v4: Reader<Response> | undefined;
+  v6: Reader<Response> | undefined;
+}
+
 const require = createRequire(import.meta.url);
 
 /**
@@ -54,13 +60,16 @@ function openDatabase(file: string): Promise<Reader<Response>> {
 
 /**
  * Looks visitors' addresses up in IP-to-location databases (MMDB, read with `maxmind`). Used by the
- * click recorder when it writes clicks, never on the redirect's path: the databases are opened on
- * the first flush that has a public address to look up, so a server whose visitors all come from
+ * click recorder when it writes clicks, off the redirect's path; on it only for a visit of a link
+ * with a `country` rule that no trusted header answers ({@link countryAtOnce}). The databases are
+ * opened on the first lookup of a public address, so a server whose visitors all come from
  * private addresses (tests, an intranet) never loads them.
  */
 export class GeoLookup {
   readonly #files: readonly string[];
-  #readers: Promise<{ v4: Reader<Response> | undefined; v6: Reader<Response> | undefined }> | undefined;
+  #readers: Promise<Readers> | undefined;
+  /** The readers once open: looked up without a promise from then on. */
+  #opened: Readers | undefined;
 
   /** `files`: one database covering both families, or one per family (the bundled pair); none: every address is unknown. */
   constructor(files: readonly string[]) {
@@ -79,11 +88,14 @@ export class GeoLookup {
 
   #open() {
     if (!this.#readers) {
-      this.#readers = Promise.all(this.#files.map(openDatabase)).then((readers) => ({
-        v4: readers.find((reader) => reader.metadata.ipVersion === 4) ?? readers[0],
-        // An IPv6 database holds IPv4 too (as ::ffff:a.b.c.d), which the reader finds by itself.
-        v6: readers.find((reader) => reader.metadata.ipVersion === 6),
-      }));
+      this.#readers = Promise.all(this.#files.map(openDatabase)).then((readers) => {
+        this.#opened = {
+          v4: readers.find((reader) => reader.metadata.ipVersion === 4) ?? readers[0],
+          // An IPv6 database holds IPv4 too (as ::ffff:a.b.c.d), which the reader finds by itself.
+          v6: readers.find((reader) => reader.metadata.ipVersion === 6),
+        };
+        return this.#opened;
+      });
       this.#readers.catch(() => {
         this.#readers = undefined;
       });
@@ -104,12 +116,37 @@ export class GeoLookup {
       else wanted.set(address, lookupAddress);
     }
     if (wanted.size === 0) return found;
-    const { v4, v6 } = await this.#open();
-    for (const [address, lookupAddress] of wanted) {
-      const reader = lookupAddress.includes(':') ? v6 : (v4 ?? v6);
-      found.set(address, locationOf(reader?.get(lookupAddress) as GeoRecord | null | undefined));
-    }
+    const readers = await this.#open();
+    for (const [address, lookupAddress] of wanted) found.set(address, lookUp(readers, lookupAddress));
     return found;
+  }
+
+  /**
+   * The country of one address without waiting, for a rule's `country` on the redirect's path
+   * (docs/redirects.md): null when unknown, undefined while the databases are not open yet (this
+   * starts opening them; {@link country} waits for them).
+   */
+  countryAtOnce(address: string): string | null | undefined {
+    const lookupAddress = this.enabled ? publicAddress(address) : undefined;
+    if (lookupAddress === undefined) return null;
+    if (this.#opened === undefined) {
+      // Opened for the next visit; a failure is the waiting lookup's to report.
+      this.#open().catch(() => undefined);
+      return undefined;
+    }
+    return lookUp(this.#opened, lookupAddress).country;
+  }
+
+  /**
+   * The country of one address, once the databases are open; null when unknown, and when they
+   * cannot be read (a visit is never refused for its country).
+   */
+  async country(address: string): Promise<string | null> {
+    try {
+      return (await this.locate([address])).get(address)?.country ?? null;
+    } catch {
+      return null;
+    }
   }
 }
 
@@ -120,6 +157,11 @@ export function publicAddress(address: string): string | undefined {
   if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
   if (parsed.range() !== 'unicast') return undefined;
   return parsed.toString();
+}
+
+function lookUp({ v4, v6 }: Readers, lookupAddress: string): GeoLocation {
+  const reader = lookupAddress.includes(':') ? v6 : (v4 ?? v6);
+  return locationOf(reader?.get(lookupAddress) as GeoRecord | null | undefined);
 }
 
 function locationOf(record: GeoRecord | null | undefined): GeoLocation {
