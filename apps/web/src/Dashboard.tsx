@@ -7,6 +7,7 @@ import { type AccountState, useAccount } from './account.ts';
 import { useInAppLinks } from './in-app-links.ts';
 import { paths } from './routes.ts';
 import { people } from './session/people-api.ts';
+import { ConnectPage } from './views/ConnectPage.tsx';
 import { LinkStatsPage } from './views/LinkStatsPage.tsx';
 import { LinksPage } from './views/LinksPage.tsx';
 import { MembersPage } from './views/MembersPage.tsx';
@@ -133,6 +134,9 @@ function Views({
       </Route>
       <Route path={paths.webhooks}>
         <WebhooksPage />
+      </Route>
+      <Route path={paths.connect}>
+        <ConnectPage me={me} />
       </Route>
       <Route>
         <NotFoundPage />

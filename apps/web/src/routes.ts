@@ -16,6 +16,8 @@ export const paths = {
   sessions: '/sessions',
   security: '/security',
   webhooks: '/webhooks',
+  /** Connect: `?challenge=…&client=extension` (views/ConnectPage.tsx). */
+  connect: '/connect',
 } as const;
 
 /**
