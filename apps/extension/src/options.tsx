@@ -1,7 +1,8 @@
 /** @jsxRuntime automatic @jsxImportSource react */ // Parcel cannot read the React version from "catalog:" (docs/extension.md).
 import '@shortlinks/ui/theme.css';
 import { PlanUsage, TextField } from '@shortlinks/ui';
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { newConnectRequest, waitForKey } from './lib/connect.ts';
 import { type ConnectionReport, testConnection } from './lib/connection.ts';
 import { parseServerUrl } from './lib/server-url.ts';
 import { loadSettings, type Settings, saveSettings } from './lib/settings.ts';
@@ -9,6 +10,8 @@ import { loadSettings, type Settings, saveSettings } from './lib/settings.ts';
 /** What the last Save did; each attempt replaces the one before, and editing a field clears it. */
 type Outcome =
   | { kind: 'saved'; report: ConnectionReport & { ok: true }; host: string }
+  | { kind: 'connecting' }
+  | { kind: 'not-connected'; message: string }
   | { kind: 'refused'; report: ConnectionReport & { ok: false }; settings: Settings }
   | { kind: 'saved-untested' };
 
@@ -25,6 +28,9 @@ export default function Options() {
   const [keyProblem, setKeyProblem] = useState<string>();
   const [outcome, setOutcome] = useState<Outcome>();
   const [busy, setBusy] = useState(false);
+  /** Stops the wait for an approval when the page goes or Connect starts again. */
+  const waiting = useRef<AbortController>(undefined);
+  useEffect(() => () => waiting.current?.abort(), []);
 
   useEffect(() => {
     loadSettings().then((settings) => {
@@ -66,6 +72,38 @@ export default function Options() {
     setBusy(false);
   };
 
+  /**
+   * Connect: opens the dashboard, where the signed-in person approves, then receives the key
+   * itself (lib/connect.ts) and keeps it like a pasted one.
+   */
+  const connect = async () => {
+    setOutcome(undefined);
+    const parsed = parseServerUrl(serverUrl);
+    setUrlProblem('problem' in parsed ? parsed.problem : undefined);
+    setKeyProblem(undefined);
+    if ('problem' in parsed) return;
+    waiting.current?.abort();
+    const controller = new AbortController();
+    waiting.current = controller;
+    const { verifier, dashboardUrl } = await newConnectRequest(parsed.origin);
+    await chrome.tabs.create({ url: dashboardUrl });
+    setOutcome({ kind: 'connecting' });
+    const answer = await waitForKey(parsed.origin, verifier, controller.signal);
+    if (controller.signal.aborted) return;
+    if ('problem' in answer) {
+      const message =
+        answer.problem === 'declined'
+          ? 'The request was declined in the dashboard: no key was given.'
+          : 'The request expired. Click Connect to try again.';
+      setOutcome({ kind: 'not-connected', message });
+      return;
+    }
+    const settings = { serverUrl: parsed.origin, apiKey: answer.key };
+    await keep(settings);
+    const report = await testConnection(settings);
+    setOutcome(report.ok ? { kind: 'saved', report, host: new URL(settings.serverUrl).host } : { kind: 'saved-untested' });
+  };
+
   const saveUntested = async (settings: Settings) => {
     await keep(settings);
     setOutcome({ kind: 'saved-untested' });
@@ -103,6 +141,14 @@ export default function Options() {
           value={apiKey}
           onValueChange={edit(setApiKey)}
         />
+        <div className="row" style={{ marginBottom: 12 }}>
+          <button type="button" className="button" onClick={connect} disabled={busy}>
+            Connect
+          </button>
+          <span className="muted" style={{ fontSize: 12 }}>
+            Or let the dashboard give the extension a key: approve it there, signed in as yourself.
+          </span>
+        </div>
         <div className="row">
           <button type="submit" className="button primary" disabled={busy}>
             {busy ? 'Checking…' : 'Save'}
@@ -131,6 +177,20 @@ function OutcomeBanner({ outcome, onSaveAnyway }: { outcome: Outcome; onSaveAnyw
           <PlanUsage label="links" used={report.links} limit={report.linkLimit} />
           <PlanUsage label="tags" used={report.tags} limit={report.tagLimit} />
         </div>
+      </div>
+    );
+  }
+  if (outcome.kind === 'connecting') {
+    return (
+      <div className="banner info" role="status">
+        <strong>Waiting for your approval</strong> in the dashboard tab that just opened…
+      </div>
+    );
+  }
+  if (outcome.kind === 'not-connected') {
+    return (
+      <div className="banner error" role="alert">
+        <strong>Not connected.</strong> {outcome.message}
       </div>
     );
   }

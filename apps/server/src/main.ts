@@ -141,6 +141,8 @@ if (first) {
   console.log(`  ${first.secret}\n`);
   console.log('  Call the API with it (or paste it into the dashboard):\n');
   console.log(`  curl -H "Authorization: Bearer ${first.secret}" ${baseUrl}/api/v1/links\n`);
+  console.log('  It holds every scope. Give programs narrower keys: POST /api/v1/keys with "scopes",');
+  console.log('  or `npm run -s shortlinks -- key create --account ACCOUNT_ID --scopes links.read,analytics.read`.\n');
 }
 if (ownerLink) {
   console.log(`Nobody can sign in to the dashboard yet. Create the owner of "${ownerLink.workspace}" (once, within 7 days) at:\n`);

@@ -10,6 +10,7 @@ import { keysCalls } from './keys/keys-calls.ts';
 import { paths } from './routes.ts';
 import { people } from './session/people-api.ts';
 import { DomainsPage } from './views/DomainsPage.tsx';
+import { ConnectPage } from './views/ConnectPage.tsx';
 import { LinkStatsPage } from './views/LinkStatsPage.tsx';
 import { LinksPage } from './views/LinksPage.tsx';
 import { MembersPage } from './views/MembersPage.tsx';
@@ -152,6 +153,9 @@ function Views({
       <Route path={paths.keys}>
         {/* A key's own role is not known here (an operator's key acts as owner); the server refuses beyond it. */}
         <KeysPage calls={calls} role={me?.workspace.role ?? 'owner'} />
+      </Route>
+      <Route path={paths.connect}>
+        <ConnectPage me={me} />
       </Route>
       <Route>
         <NotFoundPage />

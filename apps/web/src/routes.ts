@@ -18,6 +18,8 @@ export const paths = {
   webhooks: '/webhooks',
   domains: '/domains',
   keys: '/keys',
+  /** Connect: `?challenge=…&client=extension` (views/ConnectPage.tsx). */
+  connect: '/connect',
 } as const;
 
 /**

@@ -2,6 +2,7 @@ import type { Orm } from '@shortlinks/db';
 import { AccountService } from './accounts/account-service.ts';
 import { ApiKeyService } from './accounts/api-key-service.ts';
 import { CallerCache } from './accounts/caller-cache.ts';
+import { ConnectService } from './accounts/connect-service.ts';
 import { KeyManagement } from './accounts/key-management.ts';
 import { CacheCoherence } from './cache-coherence.ts';
 import { DestinationChecker } from './destinations/destination-checker.ts';
@@ -98,6 +99,8 @@ export interface Services {
   apiKeys: ApiKeyService;
   /** The keys API: keys made, listed and revoked by people and keys within their scopes (docs/accounts.md). */
   keys: KeyManagement;
+  /** Connect: a client (the extension) gets a key a signed-in person approved (docs/accounts.md). */
+  connect: ConnectService;
   links: LinkService;
   linksBulk: LinkBulkService;
   linkExport: LinkExportService;
@@ -207,6 +210,7 @@ export function createServices({
     accounts: new AccountService(orm, callerChanged),
     apiKeys,
     keys: new KeyManagement(apiKeys),
+    connect: new ConnectService(orm, apiKeys),
     links,
     linksBulk: new LinkBulkService(orm, links, destinations),
     linkExport: new LinkExportService(orm, shortUrls),

@@ -24,7 +24,13 @@ type At<T, P extends string> = P extends `${infer Group}.${infer Name}`
  * The dashboard's people procedures (sign-in, sessions, members, the workspace) are its own, made
  * with the session cookie over tRPC (docs/accounts.md): the SDK, which holds a key, has none of them.
  */
-type DashboardOnly = `auth.${string}` | `members.${string}` | `workspace.${string}` | `invitations.${string}` | `twoFactor.${string}`;
+type DashboardOnly =
+  | `auth.${string}`
+  | `members.${string}`
+  | `workspace.${string}`
+  | `invitations.${string}`
+  | `twoFactor.${string}`
+  | `connect.${string}`;
 type Procedure = Exclude<Paths<RouterInputs>, DashboardOnly>;
 type Method = Paths<ShortlinksClient>;
 

@@ -70,6 +70,8 @@ export const ERRORS = {
   WEBHOOK_NOT_FOUND: { status: 404, message: 'No webhook of the account matches that id' },
   WEBHOOK_DELIVERY_NOT_FOUND: { status: 404, message: 'No delivery of the webhook matches that id' },
   KEY_NOT_FOUND: { status: 404, message: 'No live API key you may manage matches that id' },
+  /** A Connect request (docs/accounts.md, "Connect") already answered: each challenge is answered once. */
+  CONNECT_ALREADY_ANSWERED: { status: 409, message: 'This connection request was already answered; start again from the extension' },
   NOT_FOUND: { status: 404, message: 'Nothing is served here', byStatus: true },
   METHOD_NOT_ALLOWED: { status: 405, message: 'This method is not allowed here', byStatus: true },
   REQUEST_TIMEOUT: { status: 408, message: 'The request took too long to arrive', byStatus: true },

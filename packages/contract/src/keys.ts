@@ -35,9 +35,10 @@ export function scopeGranted(held: Iterable<Scope>, needed: Scope): boolean {
 
 /**
  * The scopes the browser extension asks for when it connects (docs/accounts.md, "Connect"): it
- * shortens links, picks and creates tags, and shows a link's clicks. Nothing else.
+ * shortens and edits links, picks and creates tags, shows a link's clicks, and picks a branded
+ * domain. Nothing else: no keys, webhooks, audit log or domain changes.
  */
-export const EXTENSION_SCOPES = ['links.write', 'tags.write', 'analytics.read'] as const satisfies readonly Scope[];
+export const EXTENSION_SCOPES = ['links.write', 'tags.write', 'analytics.read', 'domains.read'] as const satisfies readonly Scope[];
 
 export const KEY_LIMITS = { nameChars: 100 } as const;
 

@@ -75,4 +75,7 @@ export const people = {
   changeRole: (user_id: string, role: RoleName) => call<Member>('POST', 'members.changeRole', { user_id, role }),
   removeMember: (user_id: string) => call<unknown>('POST', 'members.remove', { user_id }),
   leave: () => call<unknown>('POST', 'members.leave'),
+  /** Connect (docs/accounts.md): the person's answer to a client's request for a key. */
+  connectApprove: (challenge: string, client: string) => call<unknown>('POST', 'connect.approve', { challenge, client }),
+  connectDecline: (challenge: string, client: string) => call<unknown>('POST', 'connect.decline', { challenge, client }),
 };

@@ -2,7 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { isScope, type Plan, SCOPES, type Scope } from '@shortlinks/contract';
 import { announceCallerChange, type Orm } from '@shortlinks/db';
 import { LRUCache } from 'lru-cache';
-import { inTransaction, reader, storable } from '../database/database.ts';
+import { type Db, inTransaction, reader, storable } from '../database/database.ts';
 import { AppError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { isRole } from '../people/roles.ts';
@@ -77,10 +77,11 @@ export class ApiKeyService {
     this.#changed = changed;
   }
 
-  async create(accountId: string, options: NewKey = {}): Promise<{ key: ApiKeyView; secret: string }> {
+  /** Makes a key; in `within`'s transaction when given (a Connect claim), else in its own. */
+  async create(accountId: string, options: NewKey = {}, within?: Db): Promise<{ key: ApiKeyView; secret: string }> {
     const secret = `${API_KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
     const { name = 'API key', scopes = SCOPES, expiresAt = null, createdByUserId = null } = options;
-    return inTransaction(this.#orm, async (db) => {
+    const work = async (db: Db) => {
       const account = await db.selectFrom('account').select('id').where('id', '=', accountId).executeTakeFirst();
       if (!account) throw new AppError('NOT_FOUND', `No account ${accountId}`);
       const row = await db
@@ -98,7 +99,8 @@ export class ApiKeyService {
         .returningAll()
         .executeTakeFirstOrThrow();
       return { key: toView(row), secret };
-    });
+    };
+    return within ? work(within) : inTransaction(this.#orm, work);
   }
 
   /**

@@ -1,3 +1,4 @@
+import { connectRouter } from './connect.ts';
 import type { Context } from './context.ts';
 import { domainsRouter } from './domains.ts';
 import { invitationsRouter } from './invitations.ts';
@@ -23,6 +24,7 @@ export const appRouter = router({
   workspace: workspaceRouter,
   invitations: invitationsRouter,
   twoFactor: twoFactorRouter,
+  connect: connectRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -3,6 +3,7 @@ import { Account } from './account.ts';
 import { ApiKey } from './api-key.ts';
 import { AppUser } from './app-user.ts';
 import { Click } from './click.ts';
+import { ConnectRequest } from './connect-request.ts';
 import { DenylistEntry } from './denylist-entry.ts';
 import { Domain } from './domain.ts';
 import { Invitation } from './invitation.ts';
@@ -24,6 +25,7 @@ export {
   ApiKey,
   AppUser,
   Click,
+  ConnectRequest,
   DenylistEntry,
   Domain,
   Invitation,
@@ -69,6 +71,7 @@ export const entities = [
   TwoFactor,
   PendingSignIn,
   SsoIdentity,
+  ConnectRequest,
 ];
 
 /** The tables as Kysely sees them, inferred from the entities (property names are column names). */
@@ -76,6 +79,7 @@ export type Database = InferKyselyDB<
   | typeof Account
   | typeof ApiKey
   | typeof Click
+  | typeof ConnectRequest
   | typeof DenylistEntry
   | typeof Domain
   | typeof Link

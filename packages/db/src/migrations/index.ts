@@ -22,6 +22,7 @@ import { Migration20261127300000_smart_links } from './Migration20261127300000_s
 import { Migration20261127304500_click_places_and_triggers } from './Migration20261127304500_click_places_and_triggers.ts';
 import { Migration20261127402800_domain_smart_announcements } from './Migration20261127402800_domain_smart_announcements.ts';
 import { Migration20261127502700_key_scopes } from './Migration20261127502700_key_scopes.ts';
+import { Migration20261127502710_connect_requests } from './Migration20261127502710_connect_requests.ts';
 import { Migration20261127502900_webhook_enqueue_in_batches } from './Migration20261127502900_webhook_enqueue_in_batches.ts';
 import { Migration20261127502910_webhook_delivery_claim_indexes } from './Migration20261127502910_webhook_delivery_claim_indexes.ts';
 
@@ -50,6 +51,7 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261127304500_click_places_and_triggers', class: Migration20261127304500_click_places_and_triggers },
   { name: 'Migration20261127402800_domain_smart_announcements', class: Migration20261127402800_domain_smart_announcements },
   { name: 'Migration20261127502700_key_scopes', class: Migration20261127502700_key_scopes },
+  { name: 'Migration20261127502710_connect_requests', class: Migration20261127502710_connect_requests },
   { name: 'Migration20261127502900_webhook_enqueue_in_batches', class: Migration20261127502900_webhook_enqueue_in_batches },
   { name: 'Migration20261127502910_webhook_delivery_claim_indexes', class: Migration20261127502910_webhook_delivery_claim_indexes },
 ];
