@@ -14,6 +14,7 @@ interface KeyRow {
   secret_hash: string;
   plan: string;
   link_limit_override: number | null;
+  scopes: string[];
 }
 
 interface LinkRow {
@@ -27,34 +28,36 @@ interface LinkRow {
   expiration_url: string | null;
   click_count: string;
   created_at: Date;
+  domain_name?: string | null;
   tags?: { id: string; name: string; color: string }[];
 }
 
 const LINK_COLUMNS =
-  'l.id, l.slug, l.destination_url, l.title, l.external_id, l.comments, l.expires_at, l.expiration_url, l.click_count, l.created_at';
+  'l.id, l.slug, l.destination_url, l.title, l.external_id, l.comments, l.expires_at, l.expiration_url, l.click_count, l.created_at, d.name as domain_name';
 const TAGS = `coalesce((select json_agg(json_build_object('id', t.id, 'name', t.name, 'color', t.color) order by t.name)
   from link_tag lt join tag t on t.id = lt.tag_id where lt.link_id = l.id), '[]') as tags`;
 
 const KEY_BY_PREFIX = {
   name: 'hw_key',
-  text: `select k.id, k.account_id, k.secret_hash, a.plan, a.link_limit_override
-    from api_key k join account a on a.id = k.account_id where k.prefix = $1 and k.revoked_at is null`,
+  text: `select k.id, k.account_id, k.secret_hash, k.scopes, a.plan, a.link_limit_override
+    from api_key k join account a on a.id = k.account_id
+    where k.prefix = $1 and k.revoked_at is null and (k.expires_at is null or k.expires_at > now())`,
 };
 const LINK_BY_ID = {
   name: 'hw_link',
-  text: `select ${LINK_COLUMNS}, ${TAGS} from link l where l.id = $1 and l.account_id = $2 and l.deleted_at is null`,
+  text: `select ${LINK_COLUMNS}, ${TAGS} from link l left join domain d on d.id = l.domain_id where l.id = $1 and l.account_id = $2 and l.deleted_at is null`,
 };
 const LIVE_COUNT = { name: 'hw_count', text: 'select count(*) as total from link where account_id = $1 and deleted_at is null' };
 const LINK_PAGE = {
   name: 'hw_page',
-  text: `select ${LINK_COLUMNS}, ${TAGS} from link l where l.account_id = $1 and l.deleted_at is null
+  text: `select ${LINK_COLUMNS}, ${TAGS} from link l left join domain d on d.id = l.domain_id where l.account_id = $1 and l.deleted_at is null
     order by l.created_at desc, l.id desc limit $2 offset $3`,
 };
 const LOCK_ACCOUNT = { name: 'hw_lock', text: 'select plan, link_limit_override from account where id = $1 for update' };
 const INSERT_LINK = {
   name: 'hw_insert',
   text: `insert into link (id, account_id, slug, destination_url, title) values ($1, $2, $3, $4, $5)
-    on conflict (slug) where deleted_at is null do nothing
+    on conflict ((coalesce(domain_id, '')), slug) where deleted_at is null do nothing
     returning id, slug, destination_url, title, external_id, comments, expires_at, expiration_url, click_count, created_at`,
 };
 const NOTIFY = { name: 'hw_notify', text: "select pg_notify('shortlinks_link_changes', $1)" };
@@ -62,9 +65,12 @@ const NOTIFY = { name: 'hw_notify', text: "select pg_notify('shortlinks_link_cha
 const PLAN_LINK_LIMITS: Record<string, number | null> = { starter: 1_000, trial: 1_000, team: 50_000, unlimited: null };
 
 function toLink(row: LinkRow, shortDomain: string) {
+  // A link on a branded domain is served there; the others on the server's own (docs/domains.md).
+  const origin = row.domain_name ? `https://${row.domain_name}` : shortDomain;
   const link: Record<string, unknown> = {
     id: row.id,
-    short_url: `${shortDomain}/${row.slug}`,
+    domain: new URL(origin).host,
+    short_url: `${origin}/${row.slug}`,
     destination_url: row.destination_url,
     title: row.title,
     slug: row.slug,
@@ -85,7 +91,7 @@ export async function handwrittenServer(databaseUrl: string, shortDomain: string
   const app = Fastify({ logger: false });
   app.addHook('onClose', () => pool.end());
 
-  async function caller(request: FastifyRequest, reply: FastifyReply): Promise<KeyRow | undefined> {
+  async function caller(request: FastifyRequest, reply: FastifyReply, scope: 'links.read' | 'links.write'): Promise<KeyRow | undefined> {
     const secret = /^Bearer[ \t]+(\S+)/i.exec(request.headers.authorization ?? '')?.[1];
     if (secret?.startsWith('slk_')) {
       const sent = createHash('sha256').update(secret).digest();
@@ -94,6 +100,11 @@ export async function handwrittenServer(databaseUrl: string, shortDomain: string
         const stored = Buffer.from(r.secret_hash, 'hex');
         return stored.length === sent.length && timingSafeEqual(stored, sent);
       });
+      // The API's scope rule (X.write includes X.read), checked as it checks it.
+      if (row && !row.scopes.includes(scope) && !(scope === 'links.read' && row.scopes.includes('links.write'))) {
+        reply.code(403).send({ code: 'FORBIDDEN', message: `This key lacks the scope ${scope}` });
+        return undefined;
+      }
       if (row) return row;
     }
     reply.code(401).send({ code: 'UNAUTHORIZED', message: 'A valid API key is required' });
@@ -101,7 +112,7 @@ export async function handwrittenServer(databaseUrl: string, shortDomain: string
   }
 
   app.get<{ Params: { id: string } }>('/api/v1/links/:id', async (request, reply) => {
-    const key = await caller(request, reply);
+    const key = await caller(request, reply, 'links.read');
     if (!key) return reply;
     const { rows } = await pool.query<LinkRow>({ ...LINK_BY_ID, values: [request.params.id, key.account_id] });
     const row = rows[0];
@@ -110,7 +121,7 @@ export async function handwrittenServer(databaseUrl: string, shortDomain: string
   });
 
   app.get<{ Querystring: { page?: string; per_page?: string } }>('/api/v1/links', async (request, reply) => {
-    const key = await caller(request, reply);
+    const key = await caller(request, reply, 'links.read');
     if (!key) return reply;
     const page = Number(request.query.page ?? 1);
     const perPage = Number(request.query.per_page ?? 50);
@@ -130,7 +141,7 @@ export async function handwrittenServer(databaseUrl: string, shortDomain: string
   // The same guarantees as the API's create: the account locked while its live links are counted
   // against its limit, the live slug unique (a random one retried), the change announced on commit.
   app.post<{ Body: { destination_url: string; title: string } }>('/api/v1/links', async (request, reply) => {
-    const key = await caller(request, reply);
+    const key = await caller(request, reply, 'links.write');
     if (!key) return reply;
     const url = new URL(request.body.destination_url);
     const client = await pool.connect();
