@@ -1,8 +1,8 @@
-import { createServices } from '@shortlinks/api/services';
-import { createOrm, type Orm } from '@shortlinks/db';
+import type { Orm } from '@shortlinks/db';
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
-import { BROWSER_USER_AGENT, createAccount, createLink, createTestDatabase, startTestServer, type TestServer } from './harness.ts';
-import { freePort, isReady, startServerProcess, waitFor } from './processes.ts';
+import { BROWSER_USER_AGENT, createAccount, createLink, startTestServer, type TestServer } from './harness.ts';
+import { isReady, startServerProcess, waitFor } from './processes.ts';
+import { type WebhookProcessWorld, webhookProcessWorld } from './webhook-process-world.ts';
 import { WebhookReceiver } from './webhook-receiver.ts';
 
 /**
@@ -55,6 +55,7 @@ describe('link.clicked from a flush cut into statements', () => {
 });
 
 describe('link.clicked across a SIGTERM', () => {
+  let world: WebhookProcessWorld;
   let orm: Orm;
   let key: string;
   let env: Record<string, string>;
@@ -62,27 +63,12 @@ describe('link.clicked across a SIGTERM', () => {
   let receiver: WebhookReceiver;
 
   beforeAll(async () => {
-    const databaseUrl = await createTestDatabase();
-    orm = await createOrm({ databaseUrl, poolSize: 2 });
-    const services = createServices({ orm, shortDomain: 'https://sho.rt' });
-    const account = await services.accounts.create({ name: 'Term', plan: 'unlimited' });
-    key = (await services.apiKeys.create(account.id)).secret;
-    const port = await freePort();
     // A flush interval far longer than the test: only the shutdown can write the clicks.
-    env = {
-      DATABASE_URL: databaseUrl,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      CLICK_FLUSH_MS: '60000',
-      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-      WEBHOOK_RETRY_DELAYS: '0,1,1,1,1',
-    };
-    base = `http://127.0.0.1:${port}`;
-    receiver = await new WebhookReceiver().start();
+    world = await webhookProcessWorld('Term', { CLICK_FLUSH_MS: '60000', WEBHOOK_RETRY_DELAYS: '0,1,1,1,1' });
+    ({ orm, key, env, base, receiver } = world);
   });
   afterAll(async () => {
-    await receiver?.stop();
-    await orm?.close();
+    await world?.stop();
   });
 
   test('clicks just before a SIGTERM are written with their events, and sent', { timeout: 180_000 }, async () => {

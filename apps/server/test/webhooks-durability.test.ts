@@ -1,8 +1,8 @@
-import { createServices } from '@shortlinks/api/services';
-import { createOrm, type Orm } from '@shortlinks/db';
+import type { Orm } from '@shortlinks/db';
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
-import { createAccount, createLink, createTestDatabase, startTestServer, type TestServer } from './harness.ts';
-import { freePort, isReady, startServerProcess, waitFor } from './processes.ts';
+import { createAccount, createLink, startTestServer, type TestServer } from './harness.ts';
+import { isReady, startServerProcess, waitFor } from './processes.ts';
+import { type WebhookProcessWorld, webhookProcessWorld } from './webhook-process-world.ts';
 import { WebhookReceiver } from './webhook-receiver.ts';
 
 /**
@@ -11,6 +11,7 @@ import { WebhookReceiver } from './webhook-receiver.ts';
  * database send each event once.
  */
 describe('webhooks across a SIGKILL', () => {
+  let world: WebhookProcessWorld;
   let orm: Orm;
   let key: string;
   let env: Record<string, string>;
@@ -18,25 +19,11 @@ describe('webhooks across a SIGKILL', () => {
   let receiver: WebhookReceiver;
 
   beforeAll(async () => {
-    const databaseUrl = await createTestDatabase();
-    orm = await createOrm({ databaseUrl, poolSize: 2 });
-    const services = createServices({ orm, shortDomain: 'https://sho.rt' });
-    const account = await services.accounts.create({ name: 'Hooks', plan: 'unlimited' });
-    key = (await services.apiKeys.create(account.id)).secret;
-    const port = await freePort();
-    env = {
-      DATABASE_URL: databaseUrl,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-      WEBHOOK_RETRY_DELAYS: '0,1,1,1,1,1,1,1,1,1',
-    };
-    base = `http://127.0.0.1:${port}`;
-    receiver = await new WebhookReceiver().start();
+    world = await webhookProcessWorld('Hooks', { WEBHOOK_RETRY_DELAYS: '0,1,1,1,1,1,1,1,1,1' });
+    ({ orm, key, env, base, receiver } = world);
   });
   afterAll(async () => {
-    await receiver?.stop();
-    await orm?.close();
+    await world?.stop();
   });
 
   test('changes committed while the receiver hangs are delivered, once, after the server is killed and restarted', {
