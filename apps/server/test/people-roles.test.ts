@@ -1,7 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { callApi, countRows, createAccount, startTestServer, type TestAccount, type TestServer } from './harness.ts';
-import { addPerson, Browser } from './people.ts';
+import { addPerson, Browser, keyMadeBy } from './people.ts';
 
 /*
  * Roles (docs/accounts.md, "Roles"), enforced by the server on both transports: a refusal is 403
@@ -25,22 +24,6 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** A key made by a person: it acts with that person's role (`created_by_user_id`). */
-async function keyMadeBy(userId: string): Promise<string> {
-  const secret = `slk_${randomBytes(32).toString('base64url')}`;
-  await server.orm.em
-    .fork()
-    .getConnection()
-    .execute('insert into api_key (id, account_id, prefix, secret_hash, created_by_user_id) values (?, ?, ?, ?, ?)', [
-      `key_${randomBytes(8).toString('hex')}`,
-      workspace.account.id,
-      secret.slice(0, 12),
-      createHash('sha256').update(secret).digest('hex'),
-      userId,
-    ]);
-  return secret;
-}
-
 const newLink = { title: 'Viewer tried', destination_url: 'https://example.com/viewer' };
 
 describe('a viewer', () => {
@@ -63,7 +46,7 @@ describe('a viewer', () => {
   });
 
   test("a viewer's key is refused writes on REST too, and reads as before", async () => {
-    const key = await keyMadeBy(ids.viewer as string);
+    const key = await keyMadeBy(server, workspace.account.id, ids.viewer as string);
     const refused = await callApi(server, key, 'POST', '/links', newLink);
     expect(refused.status).toBe(403);
     expect(refused.body).toEqual({ code: 'FORBIDDEN', message: 'A viewer cannot do this; it needs the role member or above' });
@@ -118,7 +101,7 @@ describe('removing someone', () => {
     const leaving = await addPerson(server, workspace.account.id, 'member', email);
     const browser = new Browser(server);
     await browser.signIn(email);
-    const key = await keyMadeBy(leaving.id);
+    const key = await keyMadeBy(server, workspace.account.id, leaving.id);
     expect((await callApi(server, key, 'GET', '/links')).status).toBe(200);
     expect((await browser.query('links.list')).status).toBe(200);
 
@@ -148,7 +131,7 @@ describe('removing someone', () => {
       const there = new Browser(other);
       there.cookie = browser.cookie;
       there.csrfToken = browser.csrfToken;
-      const key = await keyMadeBy(person.id);
+      const key = await keyMadeBy(server, workspace.account.id, person.id);
       // Both servers know the session and the key (and keep their callers) before the removal.
       expect((await there.query('links.list')).status).toBe(200);
       for (const on of [server, other]) expect((await callApi(on, key, 'GET', '/links')).status).toBe(200);

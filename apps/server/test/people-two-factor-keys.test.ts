@@ -1,8 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { callApi, countRows, createAccount, startTestServer, type TestAccount, type TestServer } from './harness.ts';
-import { addPerson, Browser } from './people.ts';
+import { addPerson, Browser, keyMadeBy } from './people.ts';
 
 /*
  * A workspace that requires two-factor sign-in requires it of the people behind its API keys
@@ -20,22 +19,6 @@ let ownerKey: string;
 let memberKey: string;
 
 const codeOf = (secret: string, stepsAhead = 0) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + stepsAhead * 30 });
-
-/** A key made by a person (`created_by_user_id`), as the dashboard's keys page makes them. */
-async function keyMadeBy(userId: string): Promise<string> {
-  const secret = `slk_${randomBytes(32).toString('base64url')}`;
-  await server.orm.em
-    .fork()
-    .getConnection()
-    .execute('insert into api_key (id, account_id, prefix, secret_hash, created_by_user_id) values (?, ?, ?, ?, ?)', [
-      `key_${randomBytes(8).toString('hex')}`,
-      workspace.account.id,
-      secret.slice(0, 12),
-      createHash('sha256').update(secret).digest('hex'),
-      userId,
-    ]);
-  return secret;
-}
 
 /** Both transports, on a server: the REST list and tRPC's links.list with the key. */
 async function answers(on: TestServer, key: string): Promise<{ rest: number; restCode: unknown; trpc: number; trpcCode: unknown }> {
@@ -67,8 +50,8 @@ beforeAll(async () => {
   expect((await member.signIn('member@strict-keys.example')).status).toBe(200);
   const enrolment = await owner.mutate('twoFactor.enrol');
   expect((await owner.mutate('twoFactor.confirm', { code: await codeOf(enrolment.data.secret) })).status).toBe(200);
-  ownerKey = await keyMadeBy(ownerUser.id);
-  memberKey = await keyMadeBy(memberUser.id);
+  ownerKey = await keyMadeBy(server, workspace.account.id, ownerUser.id);
+  memberKey = await keyMadeBy(server, workspace.account.id, memberUser.id);
 }, 90_000);
 afterAll(async () => {
   await second?.close();

@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import type { Role } from '@shortlinks/api/services';
 import type { TestServer } from './harness.ts';
 
@@ -9,6 +10,25 @@ export async function addPerson(server: TestServer, accountId: string, role: Rol
   const user = (await server.services.users.find(email)) ?? (await server.services.users.create(email, password));
   await server.services.members.add(accountId, user.id, role);
   return user;
+}
+
+/**
+ * A key made by a person (`created_by_user_id`): it acts with that person's role of the moment.
+ * Written straight into the table so a test controls it without the keys API's own rules.
+ */
+export async function keyMadeBy(server: TestServer, accountId: string, userId: string): Promise<string> {
+  const secret = `slk_${randomBytes(32).toString('base64url')}`;
+  await server.orm.em
+    .fork()
+    .getConnection()
+    .execute('insert into api_key (id, account_id, prefix, secret_hash, created_by_user_id) values (?, ?, ?, ?, ?)', [
+      `key_${randomBytes(8).toString('hex')}`,
+      accountId,
+      secret.slice(0, 12),
+      createHash('sha256').update(secret).digest('hex'),
+      userId,
+    ]);
+  return secret;
 }
 
 export interface TrpcAnswer {
