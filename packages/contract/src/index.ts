@@ -1,3 +1,4 @@
+export * from './audit.ts';
 export * from './connect.ts';
 export * from './country-codes.ts';
 export * from './domain.ts';

@@ -11,6 +11,12 @@ export interface Change {
   type: string;
   accountId: string;
   data: unknown;
+  /**
+   * For an update: the object before the change, as the API showed it. The audit log keeps only
+   * the fields that differ between it and `data`; a creation has none, a deletion's `data` is the
+   * object as it was.
+   */
+  before?: unknown;
   /** When it changed, as the transaction saw it. */
   at: Date;
 }
@@ -65,8 +71,10 @@ export class ChangeLog {
     return this.#sessions.some((session) => (type === undefined ? session.types.size > 0 : session.types.has(type)));
   }
 
-  add(type: string, data: unknown, at = new Date()): void {
-    if (this.wants(type)) this.#changes.push({ type, accountId: this.#accountId, data, at });
+  /** Records a change of this type; `before`, for an update, is the object before it (see {@link Change}). */
+  add(type: string, data: unknown, before?: unknown): void {
+    if (!this.wants(type)) return;
+    this.#changes.push({ type, accountId: this.#accountId, data, at: new Date(), ...(before === undefined ? {} : { before }) });
   }
 
   /** Writes the changes to every outlet; the caller calls it last in its transaction. */
