@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { RoleName } from './people.ts';
 
 /**
  * API keys with scopes (docs/accounts.md, "Keys and scopes"). A key may call a procedure only when
@@ -19,6 +20,27 @@ export const SCOPES = [
   'webhooks.write',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
+
+/**
+ * The least role whose holder may give a key each scope (docs/accounts.md, "Keys and scopes"): the
+ * least role that may call that scope's procedures, so a key never does more than its maker's
+ * role. A viewer makes read-only keys; only owners and admins give the scopes of domains' writes,
+ * webhooks and the audit log. One table for the server, which enforces it, and the dashboard's
+ * keys page, which offers only what it allows.
+ */
+export const SCOPE_LEAST_ROLE: Record<Scope, RoleName> = {
+  'links.read': 'viewer',
+  'links.write': 'member',
+  'tags.read': 'viewer',
+  'tags.write': 'member',
+  'analytics.read': 'viewer',
+  'keys.write': 'member',
+  'audit.read': 'admin',
+  'domains.read': 'viewer',
+  'domains.write': 'admin',
+  'webhooks.read': 'admin',
+  'webhooks.write': 'admin',
+};
 
 export function isScope(value: unknown): value is Scope {
   return typeof value === 'string' && (SCOPES as readonly string[]).includes(value);

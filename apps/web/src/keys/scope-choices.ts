@@ -1,25 +1,27 @@
+import { type Scope as ContractScope, type RoleName, SCOPE_LEAST_ROLE } from '@shortlinks/contract';
+
 /**
  * The scopes the keys page offers (docs/accounts.md, "The keys page"), in the API's order, with
  * the least role that may give each: a person makes keys within their role, a viewer read-only ones.
- * The server decides (it refuses a scope beyond the maker's role with 403 FORBIDDEN); this list only
- * keeps the page from offering what would be refused. It mirrors the server's `SCOPE_LEAST_ROLE`
- * (packages/api/src/accounts/key-scopes.ts); `scope-choices.test.ts` holds the list to the contract's `SCOPES`, and keys.e2e.ts the roles' offers.
+ * The server decides (it refuses a scope beyond the maker's role with 403 FORBIDDEN); the least
+ * roles come from the contract's `SCOPE_LEAST_ROLE`, the table the server enforces, so the page
+ * never offers what would be refused. `scope-choices.test.ts` holds the list to the contract's `SCOPES`.
  */
-export type Role = 'owner' | 'admin' | 'member' | 'viewer';
+export type Role = RoleName;
 
 export const SCOPE_CHOICES = [
-  { scope: 'links.read', leastRole: 'viewer', label: 'Read links' },
-  { scope: 'links.write', leastRole: 'member', label: 'Create, change and delete links' },
-  { scope: 'tags.read', leastRole: 'viewer', label: 'Read tags' },
-  { scope: 'tags.write', leastRole: 'member', label: 'Create, change and delete tags' },
-  { scope: 'analytics.read', leastRole: 'viewer', label: 'Read click statistics' },
-  { scope: 'keys.write', leastRole: 'member', label: 'Make and revoke keys (within its own scopes)' },
-  { scope: 'audit.read', leastRole: 'admin', label: 'Read the audit log' },
-  { scope: 'domains.read', leastRole: 'viewer', label: 'Read domains' },
-  { scope: 'domains.write', leastRole: 'admin', label: 'Add, verify and remove domains' },
-  { scope: 'webhooks.read', leastRole: 'admin', label: 'Read webhooks and their deliveries' },
-  { scope: 'webhooks.write', leastRole: 'admin', label: 'Add, change and remove webhooks' },
-] as const satisfies readonly { scope: string; leastRole: Role; label: string }[];
+  { scope: 'links.read', leastRole: SCOPE_LEAST_ROLE['links.read'], label: 'Read links' },
+  { scope: 'links.write', leastRole: SCOPE_LEAST_ROLE['links.write'], label: 'Create, change and delete links' },
+  { scope: 'tags.read', leastRole: SCOPE_LEAST_ROLE['tags.read'], label: 'Read tags' },
+  { scope: 'tags.write', leastRole: SCOPE_LEAST_ROLE['tags.write'], label: 'Create, change and delete tags' },
+  { scope: 'analytics.read', leastRole: SCOPE_LEAST_ROLE['analytics.read'], label: 'Read click statistics' },
+  { scope: 'keys.write', leastRole: SCOPE_LEAST_ROLE['keys.write'], label: 'Make and revoke keys (within its own scopes)' },
+  { scope: 'audit.read', leastRole: SCOPE_LEAST_ROLE['audit.read'], label: 'Read the audit log' },
+  { scope: 'domains.read', leastRole: SCOPE_LEAST_ROLE['domains.read'], label: 'Read domains' },
+  { scope: 'domains.write', leastRole: SCOPE_LEAST_ROLE['domains.write'], label: 'Add, verify and remove domains' },
+  { scope: 'webhooks.read', leastRole: SCOPE_LEAST_ROLE['webhooks.read'], label: 'Read webhooks and their deliveries' },
+  { scope: 'webhooks.write', leastRole: SCOPE_LEAST_ROLE['webhooks.write'], label: 'Add, change and remove webhooks' },
+] as const satisfies readonly { scope: ContractScope; leastRole: Role; label: string }[];
 
 export type Scope = (typeof SCOPE_CHOICES)[number]['scope'];
 

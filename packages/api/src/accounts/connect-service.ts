@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { CONNECT_CLIENTS, CONNECT_TTL_MS, type ConnectClaim, type ConnectClient } from '@shortlinks/contract';
+import { CONNECT_CLIENTS, CONNECT_TTL_MS, type ConnectClaim, type ConnectClient, SCOPE_LEAST_ROLE } from '@shortlinks/contract';
 import type { Orm } from '@shortlinks/db';
 import { inTransaction, reader } from '../database/database.ts';
 import { AppError } from '../errors.ts';
 import type { ApiKeyService } from './api-key-service.ts';
 import type { Caller } from './caller.ts';
-import { SCOPE_LEAST_ROLE, scopeNotGrantable } from './key-scopes.ts';
+import { scopeNotGrantable } from './key-scopes.ts';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest();
 const base64url = (bytes: Buffer) => bytes.toString('base64url');
