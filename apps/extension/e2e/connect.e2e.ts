@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { ensureDashboardBuilt } from '@shortlinks/server/dashboard-build';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
@@ -11,6 +12,9 @@ import { type ScenarioWorld, startScenarioWorld } from './world.ts';
  */
 
 const EMAIL = 'owner@connect.example';
+/** `pnpm --filter @shortlinks/extension screenshots` also takes docs/extension-connect-*.png here. */
+const screenshots = process.env.UPDATE_SCREENSHOTS === '1';
+const docs = path.resolve(import.meta.dirname, '../../../docs');
 const PASSWORD = 'correct horse battery staple 42';
 
 let world: ScenarioWorld;
@@ -55,12 +59,20 @@ describe('Connect', () => {
   test('sign in, approve: the extension keeps the key it received and shortens with it', async () => {
     const { options, dashboard } = await clickConnect();
     await options.getByRole('status').filter({ hasText: 'Waiting for your approval' }).waitFor();
+    if (screenshots) {
+      await options.setViewportSize({ width: 900, height: 360 });
+      await options.screenshot({ path: path.join(docs, 'extension-connect-waiting.png') });
+    }
     // Not signed in yet: the sign-in form, then back to the request.
     await dashboard.getByLabel('Email').fill(EMAIL);
     await dashboard.getByLabel('Password').fill(PASSWORD);
     await dashboard.getByRole('button', { name: 'Sign in', exact: true }).click();
     await dashboard.getByRole('heading', { name: 'Connect the browser extension' }).waitFor();
     await expect.poll(() => dashboard.getByTestId('connect-scopes').textContent()).toContain('links.write');
+    if (screenshots) {
+      await dashboard.setViewportSize({ width: 1200, height: 400 });
+      await dashboard.screenshot({ path: path.join(docs, 'extension-connect-approve.png') });
+    }
     await dashboard.getByRole('button', { name: 'Approve' }).click();
     await dashboard.getByRole('status').filter({ hasText: 'Approved' }).waitFor();
 
