@@ -114,6 +114,31 @@ describe('links on a branded domain', () => {
     expectError(await alice.call('GET', '/links?domain=bob.example'), 422, 'VALIDATION_ERROR', 'domain');
   });
 
+  test('the export takes the same domain filter: the links on that domain only, an unknown domain refused before any file', async () => {
+    const onBranded = await alice.call('GET', '/links?domain=links.acme.example&per_page=100');
+    const file = await fetch(`${server.origin}/api/v1/links/export?format=jsonl&domain=links.acme.example`, {
+      headers: { authorization: `Bearer ${alice.key}` },
+    });
+    expect(file.status).toBe(200);
+    const lines = (await file.text())
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as { id: string; short_url: string });
+    expect(lines.map((line) => line.id).sort()).toEqual(onBranded.body.links.map((one: { id: string }) => one.id).sort());
+    expect(lines.every((line) => line.short_url.startsWith('https://links.acme.example/'))).toBe(true);
+    const onServer = await fetch(`${server.origin}/api/v1/links/export?format=jsonl&domain=sho.rt`, {
+      headers: { authorization: `Bearer ${alice.key}` },
+    });
+    const serverLines = (await onServer.text()).split('\n').filter((line) => line !== '');
+    expect(serverLines.length).toBeGreaterThan(0);
+    expect(serverLines.every((line) => (JSON.parse(line) as { short_url: string }).short_url.startsWith('https://sho.rt/'))).toBe(true);
+    const foreign = await fetch(`${server.origin}/api/v1/links/export?domain=bob.example`, {
+      headers: { authorization: `Bearer ${alice.key}` },
+    });
+    expect(foreign.status).toBe(422);
+    expect(await foreign.json()).toMatchObject({ code: 'VALIDATION_ERROR', field: 'domain' });
+  });
+
   test('every verified domain is refused as a destination', async () => {
     expectError(
       await bob.call('POST', '/links', { title: 'Loop', destination_url: 'https://go.acme.example/launch' }),

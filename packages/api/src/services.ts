@@ -177,15 +177,8 @@ export function createServices({
   // Every change is recorded in its transaction, for each outlet: the webhooks' outbox (events/).
   const webhookSettings = { ...DEFAULT_WEBHOOK_SETTINGS, ...webhooks };
   const changes = new Changes([new WebhookOutbox()]);
-  const links = new LinkService(
-    orm,
-    destinations,
-    shortUrls,
-    linkChanged,
-    caches.linkReads,
-    new LinkDomains(hostOf(origin), directory),
-    changes,
-  );
+  const linkDomains = new LinkDomains(hostOf(origin), directory);
+  const links = new LinkService(orm, destinations, shortUrls, linkChanged, caches.linkReads, linkDomains, changes);
   const linkImport = new LinkImportService(links, destinations);
   const apiKeys = new ApiKeyService(orm, caches.callers, callerChanged);
   const domains = new DomainService(orm, hostOf(origin), directory, new TxtLookup(dnsServers), destinations, changes);
@@ -213,7 +206,7 @@ export function createServices({
     connect: new ConnectService(orm, apiKeys),
     links,
     linksBulk: new LinkBulkService(orm, links, destinations),
-    linkExport: new LinkExportService(orm, shortUrls),
+    linkExport: new LinkExportService(orm, shortUrls, linkDomains),
     linkImport,
     sentFileImport: new SentFileImportService(linkImport, importMaxBytes),
     tags: new TagService(orm, changes),

@@ -33,11 +33,11 @@ export const EXPORT_MEDIA_TYPES: Record<(typeof EXPORT_FORMATS)[number], string>
 };
 
 /**
- * Query of GET /links/export: the file, and which links, by the list's own filters (a search and
- * tags, as GET /links reads them), so the dashboard exports what its list shows.
+ * Query of GET /links/export: the file, and which links, by the list's own filters (a search, tags
+ * and a domain, as GET /links reads them), so the dashboard exports what its list shows.
  */
 export const ExportLinksQuerySchema = z.strictObject({
-  ...ListLinksQuerySchema.pick({ tag_ids: true, search: true }).shape,
+  ...ListLinksQuerySchema.pick({ tag_ids: true, search: true, domain: true }).shape,
   format: z
     .enum(EXPORT_FORMATS, { error: `format must be one of ${EXPORT_FORMATS.join(', ')}` })
     .default('csv')

@@ -5,7 +5,7 @@ import { EXPORT_CHOICES, type ExportChoice, exportFileName, exportQueryOf, saveF
 import { importErrorOf } from './import-report.ts';
 
 /**
- * Export: the links the list shows (its search and tag; every link when it shows all) as a CSV or
+ * Export: the links the list shows (its search, tag and domain; every link when it shows all) as a CSV or
  * JSON Lines file, the same file as GET /api/v1/links/export (docs/import-export.md).
  */
 export function ExportPanel({ view, tags, onClose }: { view: ListView; tags: Tag[]; onClose: () => void }) {
@@ -72,7 +72,13 @@ export function ExportPanel({ view, tags, onClose }: { view: ListView; tags: Tag
 /** What the file will hold, in the list's words. */
 function whatIsExported(view: ListView, tag: Tag | undefined): string {
   const search = view.search.trim();
-  if (search === '' && view.tagId === '') return 'Every link of the account, oldest first, with its tags, expiry and clicks.';
-  const parts = [search === '' ? '' : `matching “${search}”`, view.tagId === '' ? '' : `tagged ${tag?.name ?? 'with the chosen tag'}`];
+  if (search === '' && view.tagId === '' && view.domain === '') {
+    return 'Every link of the account, oldest first, with its tags, expiry and clicks.';
+  }
+  const parts = [
+    search === '' ? '' : `matching “${search}”`,
+    view.tagId === '' ? '' : `tagged ${tag?.name ?? 'with the chosen tag'}`,
+    view.domain === '' ? '' : `on ${view.domain}`,
+  ];
   return `The links the list shows: those ${parts.filter(Boolean).join(' and ')}, oldest first.`;
 }

@@ -5,16 +5,23 @@ const [csv, jsonl] = EXPORT_CHOICES;
 
 describe('what Export asks for', () => {
   test('the list showing everything exports everything', () => {
-    expect(exportQueryOf({ search: '', tagId: '' }, 'csv')).toEqual({ format: 'csv' });
+    expect(exportQueryOf({ search: '', tagId: '', domain: '' }, 'csv')).toEqual({ format: 'csv' });
   });
 
   test("the list's search and tag are the export's filters; spaces around a search are not", () => {
-    expect(exportQueryOf({ search: '  promo ', tagId: 'tag_1' }, 'jsonl')).toEqual({
+    expect(exportQueryOf({ search: '  promo ', tagId: 'tag_1', domain: '' }, 'jsonl')).toEqual({
       format: 'jsonl',
       search: 'promo',
       tag_ids: ['tag_1'],
     });
-    expect(exportQueryOf({ search: '   ', tagId: '' }, 'csv')).toEqual({ format: 'csv' });
+    expect(exportQueryOf({ search: '   ', tagId: '', domain: '' }, 'csv')).toEqual({ format: 'csv' });
+  });
+
+  test("the list's domain filter is the export's too", () => {
+    expect(exportQueryOf({ search: '', tagId: '', domain: 'go.acme.example' }, 'csv')).toEqual({
+      format: 'csv',
+      domain: 'go.acme.example',
+    });
   });
 });
 

@@ -9,10 +9,11 @@ export const EXPORT_CHOICES = [
 export type ExportChoice = (typeof EXPORT_CHOICES)[number];
 
 /** The export of what the list shows: its search and its tag (the order and page do not change what is in it). */
-export function exportQueryOf(view: Pick<ListView, 'search' | 'tagId'>, format: ExportChoice['format']): ExportQuery {
+export function exportQueryOf(view: Pick<ListView, 'search' | 'tagId' | 'domain'>, format: ExportChoice['format']): ExportQuery {
   const query: ExportQuery = { format };
   if (view.search.trim() !== '') query.search = view.search.trim();
   if (view.tagId !== '') query.tag_ids = [view.tagId];
+  if (view.domain !== '') query.domain = view.domain;
   return query;
 }
 

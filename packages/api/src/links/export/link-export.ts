@@ -2,6 +2,7 @@ import type { ExportedLink, ExportFormat, ListLinksQuery, Preview, RedirectRule 
 import type { Orm } from '@shortlinks/db';
 import { sql } from 'kysely';
 import { reader } from '../../database/database.ts';
+import type { LinkDomains } from '../../domains/link-domains.ts';
 import type { ShortUrls } from '../../domains/short-urls.ts';
 import { matchingLinks } from '../link-list-query.ts';
 import { LINK_COLUMNS, sortedTags, tagsColumn } from '../link-reads.ts';
@@ -25,8 +26,8 @@ export const SERVED_EXPORT_PAGE_SIZE = 100;
  */
 export const EXPORT_CHUNK_CHARS = 16 * 1024;
 
-/** Which links an export holds: those a search and tags find, as GET /links finds them; none given, every live link. */
-export type ExportFilter = Pick<ListLinksQuery, 'tag_ids' | 'search'>;
+/** Which links an export holds: those a search, tags and a domain find, as GET /links finds them; none given, every live link. */
+export type ExportFilter = Pick<ListLinksQuery, 'tag_ids' | 'search' | 'domain'>;
 
 /**
  * GET /links/export and `pnpm shortlinks export`: every live link of an account, oldest first,
@@ -36,20 +37,25 @@ export type ExportFilter = Pick<ListLinksQuery, 'tag_ids' | 'search'>;
 export class LinkExportService {
   readonly #orm: Orm;
   readonly #urls: ShortUrls;
+  readonly #domains: LinkDomains | undefined;
 
-  constructor(orm: Orm, urls: ShortUrls) {
+  constructor(orm: Orm, urls: ShortUrls, domains?: LinkDomains) {
     this.#orm = orm;
     this.#urls = urls;
+    this.#domains = domains;
   }
 
   /** The account's live links (those the filter matches, as the list matches them), one page at a time. */
   async *pages(accountId: string, pageSize = EXPORT_PAGE_SIZE, filter: ExportFilter = {}): AsyncGenerator<ExportedLink[]> {
     const db = reader(this.#orm);
+    // The domain as the list filters by it (link-domains.ts): an unknown one is refused before the file starts.
+    const domainKey =
+      filter.domain === undefined ? undefined : this.#domains ? await this.#domains.filterKey(db, accountId, filter.domain) : '';
     // The cursor's time is PostgreSQL's own text of it: a JS Date would drop the microseconds,
     // and the page after would start again inside the same millisecond.
     let after: { at: string; id: string } | undefined;
     for (;;) {
-      let query = matchingLinks(db, accountId, filter)
+      let query = matchingLinks(db, accountId, filter, domainKey)
         .select(LINK_COLUMNS)
         .select(tagsColumn)
         .select(sql<string>`link.created_at::text`.as('cursor_at'));
