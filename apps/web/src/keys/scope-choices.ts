@@ -1,4 +1,5 @@
-import { type Scope as ContractScope, type RoleName, SCOPE_LEAST_ROLE } from '@shortlinks/contract';
+import type { RoleName } from '@shortlinks/contract';
+import { type Scope as ContractScope, SCOPE_LEAST_ROLE } from '@shortlinks/contract/scopes';
 
 /**
  * The scopes the keys page offers (docs/accounts.md, "The keys page"), in the API's order, with
