@@ -62,7 +62,10 @@ export class LinkWrites {
   readonly #domainIds = new Map<string, LinkDomainId>();
   /** What this transaction changed, in order, when {@link #recording} (see {@link LinkWriteChange}). */
   readonly changes: LinkWriteChange[] = [];
-  /** Whether someone listens to the changes: a deleted link's tags are then read before they go. */
+  /**
+   * Whether someone listens to the changes (always, now that the audit log is on): a deleted
+   * link's tags are then read before they go, and an update's tags before it replaces them.
+   */
   readonly #recording: boolean;
 
   /**
