@@ -1,6 +1,10 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type StoredEntry, storedEntries } from './audit.ts';
 import { createAccount, createLink, startTestServer, type TestAccount, type TestServer } from './harness.ts';
+import { runCli } from './processes.ts';
 
 /**
  * The audit log's entries (issue #27, docs/accounts.md "The audit log"): one per committed change
@@ -255,5 +259,27 @@ describe('secrets never appear', () => {
     const text = JSON.stringify(list);
     for (const secret of [password, 'another-secret-5521', account.key, account.key.slice(4)]) expect(text).not.toContain(secret);
     expect(text).not.toMatch(/argon2|password_hash|secret_hash/);
+  });
+});
+
+describe('the command line', () => {
+  test("the operator's import is the system's, as the command line, with no address", async () => {
+    const account = await createAccount(server, { plan: 'team' });
+    const dir = await mkdtemp(path.join(tmpdir(), 'shortlinks-audit-'));
+    try {
+      const file = path.join(dir, 'links.csv');
+      await writeFile(file, 'slug,destination_url,title\ncli-one,https://example.com/cli/one,One\n');
+      const result = await runCli(['import', '--account', account.account.id, file], { DATABASE_URL: server.databaseUrl });
+      expect(result.code, result.stderr).toBe(0);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    const [entry] = await entries(account);
+    expect(entry).toMatchObject({
+      action: 'link.created',
+      actor: { type: 'system', id: 'system', name: 'command line' },
+      ip: null,
+      changes: { slug: { before: null, after: 'cli-one' } },
+    });
   });
 });
