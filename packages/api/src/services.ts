@@ -4,6 +4,9 @@ import { ApiKeyService } from './accounts/api-key-service.ts';
 import { CallerCache } from './accounts/caller-cache.ts';
 import { ConnectService } from './accounts/connect-service.ts';
 import { KeyManagement } from './accounts/key-management.ts';
+import { AuditLogService } from './audit/audit-log-service.ts';
+import { AuditOutlet } from './audit/audit-outlet.ts';
+import { AuditRetention } from './audit/audit-retention.ts';
 import { CacheCoherence } from './cache-coherence.ts';
 import { DestinationChecker } from './destinations/destination-checker.ts';
 import { hostOf } from './destinations/destination-policy.ts';
@@ -46,6 +49,8 @@ export type { AccountView, NewAccount } from './accounts/account-service.ts';
 export { API_KEY_PREFIX, type ApiKeyView, type Caller } from './accounts/api-key-service.ts';
 export type { CallerSession, CallerUser } from './accounts/caller.ts';
 export { CALLER_CACHE_MS } from './accounts/caller-cache.ts';
+export { type Acting, actByDefault, actingAs, COMMAND_LINE_ACTING, currentActing, SERVER_ACTING } from './audit/acting.ts';
+export { DEFAULT_AUDIT_RETENTION_DAYS } from './audit/audit-retention.ts';
 export { BULK_URL_CHECK_ROUNDS, BULK_URL_CHECKS_AT_ONCE, placesFor } from './destinations/bulk-url-checks.ts';
 export { IMPORT_FORMATS, type ImportedLink, type ImportFormat, type ImportRow, type RowProblem } from './links/import/import-row.ts';
 export {
@@ -91,6 +96,8 @@ export interface ServiceOptions {
   mailer?: Mailer | undefined;
   /** WEBHOOK_RETRY_DELAYS, WEBHOOK_LOG_DAYS, WEBHOOK_ALLOW_PRIVATE_TARGETS (docs/webhooks.md). */
   webhooks?: Partial<WebhookSettings>;
+  /** Days audit entries are kept (AUDIT_RETENTION_DAYS, docs/accounts.md). */
+  auditRetentionDays?: number | undefined;
 }
 
 /** Every domain service, built once per process. */
@@ -141,6 +148,10 @@ export interface Services {
   invitations: InvitationService;
   /** Two-factor sign-in: enrolment, codes, the second step of a sign-in, the workspace's rule. */
   twoFactor: TwoFactorService;
+  /** The audit log (docs/accounts.md): listed here, written by the change log's audit outlet. */
+  auditLog: AuditLogService;
+  /** Deletes audit entries past AUDIT_RETENTION_DAYS; the server starts and stops it (build-server.ts). */
+  auditRetention: AuditRetention;
 }
 
 export function createServices({
@@ -157,6 +168,7 @@ export function createServices({
   dashboardUrl,
   mailer,
   webhooks,
+  auditRetentionDays,
 }: ServiceOptions): Services {
   const origin = shortDomain.replace(/\/+$/, '');
   const denylist = new DenylistService(orm);
@@ -174,9 +186,10 @@ export function createServices({
   const linkChanged = (slug: string) => coherence.linkChanged(slug);
   const callerChanged = (accountId: string) => coherence.callerChanged(accountId);
   const shortUrls = new ShortUrls(origin, directory);
-  // Every change is recorded in its transaction, for each outlet: the webhooks' outbox (events/).
+  // Every change is recorded in its transaction, for each outlet (events/): the webhooks' outbox,
+  // and the audit log, always on (audit/).
   const webhookSettings = { ...DEFAULT_WEBHOOK_SETTINGS, ...webhooks };
-  const changes = new Changes([new WebhookOutbox()]);
+  const changes = new Changes([new WebhookOutbox(), new AuditOutlet()]);
   const linkDomains = new LinkDomains(hostOf(origin), directory);
   const links = new LinkService(orm, destinations, shortUrls, linkChanged, caches.linkReads, linkDomains, changes);
   const linkImport = new LinkImportService(links, destinations);
@@ -188,7 +201,10 @@ export function createServices({
   const signIn = new SignInService(users, sessions, passwordLinks);
   const twoFactor = new TwoFactorService(orm, callerChanged);
   signIn.secondStep = (web, userId) => twoFactor.requireSecondStep(web, userId);
+  const auditLog = new AuditLogService(orm);
   return {
+    auditLog,
+    auditRetention: new AuditRetention(auditLog, auditRetentionDays),
     twoFactor,
     users,
     sessions,

@@ -3,9 +3,9 @@ import type { Db } from '../database/database.ts';
 /**
  * What changed, as one record: its type (`link.created`, …), the account, and the object as the
  * API returns it. Every write path records its changes here, inside its transaction (an outbox):
- * a committed change always has its record and a rolled-back one never does. The webhooks are
- * one outlet of it; the audit log (issue #27) is meant to be another, reading the same records
- * (it will add the actor here).
+ * a committed change always has its record and a rolled-back one never does. Two outlets read the
+ * same records: the webhooks' outbox (webhooks/webhook-outbox.ts) and the audit log
+ * (audit/audit-outlet.ts), which is always on and takes who acts from audit/acting.ts.
  */
 export interface Change {
   type: string;
@@ -13,8 +13,9 @@ export interface Change {
   data: unknown;
   /**
    * For an update: the object before the change, as the API showed it. The audit log keeps only
-   * the fields that differ between it and `data`; a creation has none, a deletion's `data` is the
-   * object as it was.
+   * the fields that differ between it and `data` (an update recorded without it has empty
+   * `changes`); a creation has none, a deletion's `data` is the object as it was. Every change's
+   * `data` carries the resource's `id` (a member's may carry `user_id` instead).
    */
   before?: unknown;
   /** When it changed, as the transaction saw it. */
@@ -27,7 +28,7 @@ export interface OutletSession {
   write(changes: readonly Change[]): Promise<void>;
 }
 
-/** Something that keeps changes (the webhooks' outbox; later the audit log). */
+/** Something that keeps changes (the webhooks' outbox, the audit log). */
 export interface ChangeOutlet {
   /** What it records of this account's changes, read once per transaction; undefined: nothing. */
   open(db: Db, accountId: string): Promise<OutletSession | undefined>;
