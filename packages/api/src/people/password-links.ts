@@ -3,6 +3,8 @@ import type { Orm } from '@shortlinks/db';
 import { sql } from 'kysely';
 import { inTransaction, reader, storable } from '../database/database.ts';
 import { AppError } from '../errors.ts';
+import { Changes } from '../events/change-log.ts';
+import { addMember } from './member-service.ts';
 import type { UserService } from './user-service.ts';
 
 /** How long a link made for the first owner (printed at start) can be used. */
@@ -36,10 +38,13 @@ const hashToken = (token: string) => createHash('sha256').update(token).digest('
 export class PasswordLinkService {
   readonly #orm: Orm;
   readonly #users: UserService;
+  /** Where the first owner joining is recorded (`member.added`), in its transaction. */
+  readonly #changes: Changes;
 
-  constructor(orm: Orm, users: UserService) {
+  constructor(orm: Orm, users: UserService, changes = new Changes()) {
     this.#orm = orm;
     this.#users = users;
+    this.#changes = changes;
   }
 
   /** A link that creates the first owner of workspace `accountId`. */
@@ -90,7 +95,7 @@ export class PasswordLinkService {
         if (email === undefined) throw new AppError('VALIDATION_ERROR', 'Enter your email', 'email');
         if (!row.account_id) throw new AppError('ONE_TIME_LINK_INVALID');
         const user = await this.#users.create(email, password, db);
-        await db.insertInto('membership').values({ user_id: user.id, account_id: row.account_id, role: 'owner' }).execute();
+        await addMember(this.#changes, db, row.account_id, user.id, 'owner');
         return { userId: user.id, accountId: row.account_id };
       }
       if (!row.user_id) throw new AppError('ONE_TIME_LINK_INVALID');
