@@ -11,7 +11,7 @@ import { checkedEmail } from './emails.ts';
 import { invitationEmail } from './invitation-email.ts';
 import { hasExpired, hashOneTimeToken, invitationExpiresAt, isOneTimeTokenShaped, newOneTimeToken } from './invitation-token.ts';
 import type { Mailer } from './mailer.ts';
-import { addMember } from './member-service.ts';
+import { actingAsPerson, addMember } from './member-service.ts';
 import { aRole, type Role, roleAtLeast } from './roles.ts';
 import type { WebExchange } from './sign-in-attempts.ts';
 import type { SignInService } from './sign-in-service.ts';
@@ -258,10 +258,13 @@ export class InvitationService {
       }
       await db.updateTable('invitation').set({ accepted_by_user_id: id }).where('id', '=', offer.id).execute();
       const [invitation] = await invitationViews(db, [offer.id]);
-      if (invitation) await recordChange(this.#changes, db, claimed.account_id, 'invitation.accepted', invitation);
-      // Someone who is a member already keeps the role they have: an invitation never changes it
-      // (and no member is recorded as added).
-      await addMember(this.#changes, db, claimed.account_id, id, claimed.role as Role);
+      // Recorded as the person who accepts (no caller stands for them yet), from where they accept.
+      await actingAsPerson({ id, email: claimed.email }, web.address, async () => {
+        if (invitation) await recordChange(this.#changes, db, claimed.account_id, 'invitation.accepted', invitation);
+        // Someone who is a member already keeps the role they have: an invitation never changes it
+        // (and no member is recorded as added).
+        await addMember(this.#changes, db, claimed.account_id, id, claimed.role as Role);
+      });
       return id;
     });
     return this.#signIn.startSessionFor(web, previous, userId, offer.account_id);

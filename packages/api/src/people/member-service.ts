@@ -2,6 +2,7 @@ import { announceCallerChange, type Orm } from '@shortlinks/db';
 import { sql } from 'kysely';
 import { keyAnswer, toView as toKeyView } from '../accounts/api-key-service.ts';
 import type { Caller } from '../accounts/caller.ts';
+import { actingAs } from '../audit/acting.ts';
 import { type Db, inTransaction, reader } from '../database/database.ts';
 import { AppError, validationError } from '../errors.ts';
 import { Changes } from '../events/change-log.ts';
@@ -17,10 +18,12 @@ export interface MemberView {
 }
 
 /**
- * A member as the change log records it: the API's view, with its person's id as `id` too, the
- * id every other recorded object has (the audit log's resource id: `usr_…`).
+ * Runs `work` as `person` from `ip` for the audit log: a change a person makes with no caller yet
+ * (accepting an invitation, joining through single sign-on, becoming the first owner) is theirs.
  */
-export const memberRecord = (member: MemberView) => ({ id: member.user_id, ...member });
+export function actingAsPerson<T>(person: { id: string; email: string }, ip: string | null, work: () => Promise<T>): Promise<T> {
+  return actingAs({ type: 'user', id: person.id, name: person.email }, ip, work);
+}
 
 /** The workspace as the change log records it (`workspace.updated`): its name and its owner's settings. */
 export interface WorkspaceRecord {
@@ -59,7 +62,7 @@ export async function addMember(changes: Changes, db: Db, accountId: string, use
     .executeTakeFirst();
   if (!added) return false;
   const member = await memberOf(db, accountId, userId);
-  if (member) await recordChange(changes, db, accountId, 'member.added', memberRecord(member));
+  if (member) await recordChange(changes, db, accountId, 'member.added', member);
   return true;
 }
 
@@ -117,7 +120,7 @@ export class MemberService {
       if (before.role === 'owner' && role !== 'owner') await keepsAnOwner(db, caller.accountId);
       await db.updateTable('membership').set({ role }).where('user_id', '=', userId).where('account_id', '=', caller.accountId).execute();
       const after = { ...before, role };
-      await recordChange(this.#changes, db, caller.accountId, 'member.updated', memberRecord(after), memberRecord(before));
+      await recordChange(this.#changes, db, caller.accountId, 'member.updated', after, before);
       return after;
     });
   }
@@ -182,7 +185,7 @@ export class MemberService {
       .where('revoked_at', 'is', null)
       .returningAll()
       .execute();
-    const recorded: RecordedChange[] = [{ type: 'member.removed', data: memberRecord(member) }];
+    const recorded: RecordedChange[] = [{ type: 'member.removed', data: member }];
     for (const key of revoked) recorded.push({ type: 'key.revoked', data: keyAnswer(toKeyView(key)) });
     await recordChanges(this.#changes, db, accountId, recorded);
   }

@@ -3,7 +3,7 @@ import type { Orm } from '@shortlinks/db';
 import { sql } from 'kysely';
 import type { Caller } from '../accounts/caller.ts';
 import { inTransaction } from '../database/database.ts';
-import type { MemberService } from './member-service.ts';
+import { actingAsPerson, type MemberService } from './member-service.ts';
 import type { Role } from './roles.ts';
 import type { WebExchange } from './sign-in-attempts.ts';
 import type { SignInService } from './sign-in-service.ts';
@@ -68,11 +68,11 @@ export class SsoService {
     const pending = decodePendingSignIn(cookie);
     if (!pending) throw new SingleSignOnRefused('state_mismatch', 'The sign-in expired or was started elsewhere; start it again');
     const identity = await (await this.#client(redirectUri)).finishSignIn(callbackUrl, pending);
-    const userId = await this.#person(identity);
+    const userId = await this.#person(identity, web.address);
     return this.#signIn.startSessionFor(web, previous, userId, this.#settings.workspaceId);
   }
 
-  async #person(identity: SingleSignOnIdentity): Promise<string> {
+  async #person(identity: SingleSignOnIdentity, address: string): Promise<string> {
     return inTransaction(this.#orm, async (db) => {
       const linked = await db
         .selectFrom('sso_identity')
@@ -98,7 +98,9 @@ export class SsoService {
         await db.insertInto('sso_identity').values({ issuer: identity.issuer, subject: identity.subject, user_id: userId }).execute();
       }
       // Just in time: the operator's workspace and role, unless they are a member there already.
-      await this.#members.add(this.#settings.workspaceId, userId, this.#settings.role, db);
+      // Recorded as the person who joins (`member.added`), from where they signed in.
+      const person = { id: userId, email: identity.email };
+      await actingAsPerson(person, address, () => this.#members.add(this.#settings.workspaceId, person.id, this.#settings.role, db));
       return userId;
     });
   }
