@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { LIMITS } from '@shortlinks/contract';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type StoredEntry, storedEntries } from './audit.ts';
+import type { StoredEntry } from './audit.ts';
 import { startDnsServer, type TestDnsServer } from './dns-server.ts';
 import { createAccount, startTestServer, type TestAccount, type TestServer } from './harness.ts';
 import { addPerson, Browser, PASSWORD } from './people.ts';
@@ -25,14 +25,32 @@ afterAll(async () => {
   await dns?.close();
 });
 
-/** The workspace's entries, oldest first. */
+/** The workspace's operator key (every scope, owner), which reads its audit log, by workspace id. */
+const readers = new Map<string, TestAccount>();
+
+/** Makes a workspace whose audit log the tests read. */
+async function newWorkspace(name: string): Promise<TestAccount> {
+  const workspace = await createAccount(server, { name, plan: 'unlimited' });
+  readers.set(workspace.account.id, workspace);
+  return workspace;
+}
+
+/** The workspace's entries through GET /api/v1/audit-log, every page, oldest first. */
 async function entries(accountId: string): Promise<StoredEntry[]> {
-  return (await storedEntries(server, accountId)).reverse();
+  const reader = readers.get(accountId) as TestAccount;
+  const all: StoredEntry[] = [];
+  for (let page = 1; ; page++) {
+    const answer = await reader.call('GET', `/audit-log?per_page=100&page=${page}`);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    all.push(...answer.body.entries);
+    if (all.length >= answer.body.total || answer.body.entries.length === 0) break;
+  }
+  return all.reverse();
 }
 
 /** Runs `work`, then answers the entries it left in the workspace, oldest first. */
 async function entriesOf(accountId: string, work: () => Promise<unknown>): Promise<StoredEntry[]> {
-  const before = new Set((await storedEntries(server, accountId)).map((entry) => entry.id));
+  const before = new Set((await entries(accountId)).map((entry) => entry.id));
   await work();
   return (await entries(accountId)).filter((entry) => !before.has(entry.id));
 }
@@ -52,7 +70,7 @@ type People = Record<'owner' | 'admin' | 'member' | 'viewer', { id: string; emai
 
 /** A workspace with a signed-in person of each role; its own key, made by the operator, acts as owner. */
 async function workspaceWithPeople(name: string): Promise<{ workspace: TestAccount; keyId: string; people: People }> {
-  const workspace = await createAccount(server, { name, plan: 'unlimited' });
+  const workspace = await newWorkspace(name);
   const people = {} as People;
   for (const role of ['owner', 'admin', 'member', 'viewer'] as const) {
     const email = `${role}@${name.toLowerCase()}.example`;
@@ -290,7 +308,7 @@ describe('members and the workspace', () => {
   });
 
   test('the first owner, through their setup link: member.added by them', async () => {
-    const fresh = await createAccount(server, { name: 'Fresh' });
+    const fresh = await newWorkspace('Fresh');
     const token = await server.services.passwordLinks.issueSetup(fresh.account.id);
     const browser = new Browser(server);
     const recorded = await entriesOf(fresh.account.id, async () => {
@@ -370,7 +388,7 @@ describe('invitations', () => {
 
 describe('domains', () => {
   test('added, made default, verified, deleted: each an entry with what changed; refused ones leave none', async () => {
-    const workspace = await createAccount(server, { name: 'Domains', plan: 'unlimited' });
+    const workspace = await newWorkspace('Domains');
     const [key] = await server.services.apiKeys.list(workspace.account.id);
     let first: { id: string; verification: { name: string; value: string } } = undefined as never;
     let second: typeof first = undefined as never;
@@ -426,7 +444,7 @@ describe('domains', () => {
   });
 
   test('the re-check: a record gone is the server’s domain.updated; one still there leaves no entry', async () => {
-    const workspace = await createAccount(server, { name: 'Rechecked', plan: 'unlimited' });
+    const workspace = await newWorkspace('Rechecked');
     const domain = (await workspace.call('POST', '/domains', { name: 'go.rechecked.example' })).body;
     dns.txt.set(domain.verification.name, [domain.verification.value]);
     expect((await workspace.call('POST', `/domains/${domain.id}/verify`)).body.verified).toBe(true);
@@ -446,7 +464,7 @@ describe('domains', () => {
   });
 
   test('DOMAIN_LIMIT_REACHED, and a key without domains.write, leave no entry', async () => {
-    const workspace = await createAccount(server, { name: 'Cap', plan: 'unlimited' });
+    const workspace = await newWorkspace('Cap');
     for (let n = 0; n < LIMITS.domainsPerWorkspace; n++) {
       expect((await workspace.call('POST', '/domains', { name: `d${n}.cap.example` })).status).toBe(201);
     }
@@ -466,7 +484,7 @@ describe('domains', () => {
 
 describe('webhooks', () => {
   test('made, disabled, rotated, deleted: each an entry, never a secret; refused ones leave none', async () => {
-    const workspace = await createAccount(server, { name: 'Hooks', plan: 'unlimited' });
+    const workspace = await newWorkspace('Hooks');
     const [key] = await server.services.apiKeys.list(workspace.account.id);
     const reader = (await workspace.call('POST', '/keys', { name: 'Reader', scopes: ['webhooks.read'] })).body.key as string;
     const secrets: string[] = [];
@@ -506,10 +524,21 @@ describe('webhooks', () => {
     expect(recorded[1]?.changes).toEqual({ enabled: { before: true, after: false }, description: { before: null, after: 'Paused' } });
     expect(recorded[2]?.changes).toEqual({});
     await expectNoSecret(workspace.account.id, secrets);
+
+    // The log's filters find a webhook's history, and what one key did.
+    const history = await workspace.call('GET', `/audit-log?resource_id=${id}`);
+    expect(history.body.entries.map((entry: StoredEntry) => entry.action)).toEqual([
+      'webhook.deleted',
+      'webhook.secret_rotated',
+      'webhook.updated',
+      'webhook.created',
+    ]);
+    const rotations = await workspace.call('GET', `/audit-log?action=webhook.secret_rotated&actor_id=${key?.id}`);
+    expect(rotations.body).toMatchObject({ total: 1, entries: [{ resource: { type: 'webhook', id } }] });
   });
 
   test('the webhook’s own entries are no webhook events: nothing is sent for them', async () => {
-    const workspace = await createAccount(server, { name: 'Quiet', plan: 'unlimited' });
+    const workspace = await newWorkspace('Quiet');
     const made = await workspace.call('POST', '/webhooks', {
       url: 'https://hooks.example.com/in',
       events: ['link.created', 'domain.verified'],
