@@ -5,6 +5,8 @@ import type { StoredEntry } from './audit.ts';
 import { startDnsServer, type TestDnsServer } from './dns-server.ts';
 import { createAccount, startTestServer, type TestAccount, type TestServer } from './harness.ts';
 import { addPerson, Browser, PASSWORD } from './people.ts';
+import { waitFor } from './processes.ts';
+import { WebhookReceiver } from './webhook-receiver.ts';
 
 /*
  * The audit log of keys, members, invitations, domains, webhooks and the workspace (issue #27,
@@ -15,13 +17,17 @@ import { addPerson, Browser, PASSWORD } from './people.ts';
 
 let dns: TestDnsServer;
 let server: TestServer;
+let receiver: WebhookReceiver;
 
 beforeAll(async () => {
   dns = await startDnsServer();
-  server = await startTestServer({ dnsServers: [dns.address] });
+  // A loopback receiver, for the webhook the sender disables.
+  server = await startTestServer({ dnsServers: [dns.address], webhooks: { allowPrivateTargets: true } });
+  receiver = await new WebhookReceiver().start();
 });
 afterAll(async () => {
   await server?.close();
+  await receiver?.stop();
   await dns?.close();
 });
 
@@ -535,6 +541,26 @@ describe('webhooks', () => {
     ]);
     const rotations = await workspace.call('GET', `/audit-log?action=webhook.secret_rotated&actor_id=${key?.id}`);
     expect(rotations.body).toMatchObject({ total: 1, entries: [{ resource: { type: 'webhook', id } }] });
+  });
+
+  test('a receiver answering 410 Gone: the sender disables the webhook, the server’s webhook.updated', async () => {
+    const workspace = await newWorkspace('Gone');
+    receiver.status = 410;
+    const made = await workspace.call('POST', '/webhooks', { url: receiver.url, events: ['link.created'] });
+    expect(made.status).toBe(201);
+    receiver.secrets = [made.body.secret];
+    expect((await workspace.call('POST', '/links', { title: 'Sent', destination_url: 'https://example.com/gone' })).status).toBe(201);
+    const disabled = async () => (await entries(workspace.account.id)).filter((entry) => entry.action === 'webhook.updated');
+    await waitFor(async () => (await disabled()).length > 0, 20_000, 'the webhook to be disabled');
+    expect(await disabled()).toMatchObject([
+      {
+        actor: SERVER,
+        ip: null,
+        resource: { type: 'webhook', id: made.body.id },
+        changes: { enabled: { before: true, after: false }, disabled_reason: { before: null, after: expect.stringContaining('410') } },
+      },
+    ]);
+    await expectNoSecret(workspace.account.id, [made.body.secret]);
   });
 
   test('the webhook’s own entries are no webhook events: nothing is sent for them', async () => {
