@@ -5,7 +5,7 @@ import type { StoredEntry } from './audit.ts';
 import { startDnsServer, type TestDnsServer } from './dns-server.ts';
 import { createAccount, startTestServer, type TestAccount, type TestServer } from './harness.ts';
 import { addPerson, Browser, PASSWORD } from './people.ts';
-import { waitFor } from './processes.ts';
+import { runCli, waitFor } from './processes.ts';
 import { WebhookReceiver } from './webhook-receiver.ts';
 
 /*
@@ -192,6 +192,27 @@ describe('keys', () => {
       expect((await asNarrow('DELETE', `/keys/${keyId}`)).status).toBe(403);
     });
     expect(recorded).toEqual([]);
+  });
+
+  test('the operator’s key commands: key.created and key.revoked by the command line', { timeout: 60_000 }, async () => {
+    const env = { DATABASE_URL: server.databaseUrl };
+    let made: { id: string; key: string } = undefined as never;
+    const recorded = await entriesOf(workspace.account.id, async () => {
+      const created = await runCli(
+        ['key', 'create', '--account', workspace.account.id, '--scopes', 'links.read', '--name', 'Cron', '--json'],
+        env,
+      );
+      expect(created.code).toBe(0);
+      const printed = JSON.parse(created.stdout);
+      made = { id: printed.key.id, key: printed.api_key };
+      expect((await runCli(['key', 'revoke', made.id], env)).code).toBe(0);
+    });
+    const commandLine = { type: 'system', id: 'system', name: 'command line' };
+    expect(recorded).toMatchObject([
+      { action: 'key.created', actor: commandLine, ip: null, resource: { type: 'key', id: made.id }, changes: { name: { after: 'Cron' } } },
+      { action: 'key.revoked', actor: commandLine, ip: null, resource: { type: 'key', id: made.id } },
+    ]);
+    await expectNoSecret(workspace.account.id, [made.key]);
   });
 
   test('revocations at once leave exactly one entry', async () => {
