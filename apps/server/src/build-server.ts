@@ -211,6 +211,9 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   // Webhook deliveries: the queue on this database, started with the server (docs/webhooks.md).
   app.addHook('onReady', async () => services.webhookQueue.start(databaseUrl, (message) => app.log.warn(message)));
   app.addHook('onClose', async () => services.webhookQueue.stop());
+  // Audit entries past AUDIT_RETENTION_DAYS are deleted at start and hourly (docs/accounts.md).
+  app.addHook('onReady', async () => services.auditRetention.start((message) => app.log.warn(message)));
+  app.addHook('onClose', async () => services.auditRetention.stop());
   return app;
 }
 

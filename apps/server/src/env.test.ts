@@ -198,3 +198,17 @@ describe('readConfig: exports', () => {
     expect(problems).toEqual([expect.stringMatching(problem)]);
   });
 });
+
+describe('readConfig: the audit log', () => {
+  test('AUDIT_RETENTION_DAYS: 365 by default, any whole number of days from 1', () => {
+    expect(readConfig({}).config?.auditRetentionDays).toBe(365);
+    expect(readConfig({ AUDIT_RETENTION_DAYS: '1' }).config?.auditRetentionDays).toBe(1);
+    expect(readConfig({ AUDIT_RETENTION_DAYS: '3650' }).config?.auditRetentionDays).toBe(3650);
+  });
+
+  test.each(['0', '-5', '1.5', 'a year', '36501'])('AUDIT_RETENTION_DAYS=%s is refused with one line naming it', (days) => {
+    const { config, problems } = readConfig({ AUDIT_RETENTION_DAYS: days });
+    expect(config).toBeUndefined();
+    expect(problems).toEqual([expect.stringMatching(/^AUDIT_RETENTION_DAYS: must be a whole number of days from 1 to 36500$/)]);
+  });
+});

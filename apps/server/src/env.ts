@@ -10,7 +10,13 @@ import {
   DEFAULT_RETENTION_DAYS,
   DEFAULT_STALE_IF_ERROR_MS,
 } from '@shortlinks/api/redirects';
-import { BULK_URL_CHECK_ROUNDS, DEFAULT_LOG_DAYS, DEFAULT_RETRY_DELAYS, type WebhookSettings } from '@shortlinks/api/services';
+import {
+  BULK_URL_CHECK_ROUNDS,
+  DEFAULT_AUDIT_RETENTION_DAYS,
+  DEFAULT_LOG_DAYS,
+  DEFAULT_RETRY_DELAYS,
+  type WebhookSettings,
+} from '@shortlinks/api/services';
 import type { SsoSettings } from '@shortlinks/api/sso';
 import { DEFAULT_IMPORT_MAX_BYTES, type Plan } from '@shortlinks/contract';
 import { DEFAULT_QUERY_TIMEOUT_MS } from '@shortlinks/db';
@@ -213,6 +219,13 @@ const EnvSchema = z.object({
     .default(DEFAULT_LOG_DAYS),
   /** `true` lets webhooks call private and loopback addresses (receivers inside the operator's network). */
   WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
+  /** Days audit log entries are kept (docs/accounts.md, "The audit log"). */
+  AUDIT_RETENTION_DAYS: z.coerce
+    .number({ error: 'must be a whole number of days from 1 to 36500' })
+    .int('must be a whole number of days from 1 to 36500')
+    .min(1, 'must be a whole number of days from 1 to 36500')
+    .max(36_500, 'must be a whole number of days from 1 to 36500')
+    .default(DEFAULT_AUDIT_RETENTION_DAYS),
 });
 
 /** The validated settings of a server process. */
@@ -261,6 +274,8 @@ export interface Config {
   dnsServers: string[] | undefined;
   domainCheckIntervalMs: number;
   webhooks: WebhookSettings;
+  /** Days audit log entries are kept. */
+  auditRetentionDays: number;
 }
 
 /** Every environment problem, one line each; empty when the environment is valid. */
@@ -373,6 +388,7 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): { confi
         logDays: value.WEBHOOK_LOG_DAYS,
         allowPrivateTargets: value.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true',
       },
+      auditRetentionDays: value.AUDIT_RETENTION_DAYS,
     },
   };
 }

@@ -73,6 +73,7 @@ const services = createServices({
   dashboardUrl: `${config.publicUrl}/app`,
   mailer: config.mail && createMailer({ ...config.mail, timeoutMs: MAIL_TIMEOUT_MS }),
   webhooks: config.webhooks,
+  auditRetentionDays: config.auditRetentionDays,
 });
 reportDashboardBuild(await dashboard);
 const baseUrl = localOrigin(config.host, config.port);

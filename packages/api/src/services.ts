@@ -6,6 +6,7 @@ import { ConnectService } from './accounts/connect-service.ts';
 import { KeyManagement } from './accounts/key-management.ts';
 import { AuditLogService } from './audit/audit-log-service.ts';
 import { AuditOutlet } from './audit/audit-outlet.ts';
+import { AuditRetention } from './audit/audit-retention.ts';
 import { CacheCoherence } from './cache-coherence.ts';
 import { DestinationChecker } from './destinations/destination-checker.ts';
 import { hostOf } from './destinations/destination-policy.ts';
@@ -49,6 +50,7 @@ export { API_KEY_PREFIX, type ApiKeyView, type Caller } from './accounts/api-key
 export type { CallerSession, CallerUser } from './accounts/caller.ts';
 export { CALLER_CACHE_MS } from './accounts/caller-cache.ts';
 export { type Acting, actByDefault, actingAs, COMMAND_LINE_ACTING, currentActing, SERVER_ACTING } from './audit/acting.ts';
+export { DEFAULT_AUDIT_RETENTION_DAYS } from './audit/audit-retention.ts';
 export { BULK_URL_CHECK_ROUNDS, BULK_URL_CHECKS_AT_ONCE, placesFor } from './destinations/bulk-url-checks.ts';
 export { IMPORT_FORMATS, type ImportedLink, type ImportFormat, type ImportRow, type RowProblem } from './links/import/import-row.ts';
 export {
@@ -94,6 +96,8 @@ export interface ServiceOptions {
   mailer?: Mailer | undefined;
   /** WEBHOOK_RETRY_DELAYS, WEBHOOK_LOG_DAYS, WEBHOOK_ALLOW_PRIVATE_TARGETS (docs/webhooks.md). */
   webhooks?: Partial<WebhookSettings>;
+  /** Days audit entries are kept (AUDIT_RETENTION_DAYS, docs/accounts.md). */
+  auditRetentionDays?: number | undefined;
 }
 
 /** Every domain service, built once per process. */
@@ -146,6 +150,8 @@ export interface Services {
   twoFactor: TwoFactorService;
   /** The audit log (docs/accounts.md): listed here, written by the change log's audit outlet. */
   auditLog: AuditLogService;
+  /** Deletes audit entries past AUDIT_RETENTION_DAYS; the server starts and stops it (build-server.ts). */
+  auditRetention: AuditRetention;
 }
 
 export function createServices({
@@ -162,6 +168,7 @@ export function createServices({
   dashboardUrl,
   mailer,
   webhooks,
+  auditRetentionDays,
 }: ServiceOptions): Services {
   const origin = shortDomain.replace(/\/+$/, '');
   const denylist = new DenylistService(orm);
@@ -201,8 +208,10 @@ export function createServices({
   const signIn = new SignInService(users, sessions, passwordLinks);
   const twoFactor = new TwoFactorService(orm, callerChanged, changes);
   signIn.secondStep = (web, userId) => twoFactor.requireSecondStep(web, userId);
+  const auditLog = new AuditLogService(orm);
   return {
-    auditLog: new AuditLogService(orm),
+    auditLog,
+    auditRetention: new AuditRetention(auditLog, auditRetentionDays),
     twoFactor,
     users,
     sessions,
