@@ -1,7 +1,14 @@
 import type { Scope } from '@shortlinks/contract';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { storedEntries } from './audit.ts';
-import { callApi, createAccount, createLink, startTestServer, type TestAccount, type TestServer } from './harness.ts';
+import {
+  callApi,
+  createAccount as createAccountWithKey,
+  createLink,
+  startTestServer,
+  type TestAccount,
+  type TestServer,
+} from './harness.ts';
 import { addPerson, Browser } from './people.ts';
 
 /**
@@ -16,9 +23,29 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
+/**
+ * Forgets the entries of the keys a test makes (key.created, which audit-concerns.test.ts checks),
+ * so the entries counted here are the links' alone.
+ */
+async function forgetKeyEntries(on: TestServer, account: TestAccount) {
+  await on.orm.em
+    .fork()
+    .getConnection()
+    .execute("delete from audit_entry where account_id = ? and resource_type = 'key'", [account.account.id]);
+}
+
+/** An account with its key, and no entry yet. */
+async function createAccount(on: TestServer): Promise<TestAccount> {
+  const account = await createAccountWithKey(on);
+  await forgetKeyEntries(on, account);
+  return account;
+}
+
 /** A key of the account with only these scopes. */
 async function keyWith(account: TestAccount, scopes: Scope[], name = 'scoped') {
-  return (await server.services.apiKeys.create(account.account.id, { name, scopes })).secret;
+  const { secret } = await server.services.apiKeys.create(account.account.id, { name, scopes });
+  await forgetKeyEntries(server, account);
+  return secret;
 }
 
 describe('GET /audit-log', () => {
