@@ -2,7 +2,7 @@ import type { AuditEntry } from '@shortlinks/contract';
 import { ErrorBanner } from '@shortlinks/ui';
 import { useCallback, useEffect, useState } from 'react';
 import { AuditTable } from './AuditTable.tsx';
-import { failureText, isRefused, type ReadAuditLog } from './audit-calls.ts';
+import { failureText, isMissing, isRefused, type ReadAuditLog } from './audit-calls.ts';
 
 const PER_PAGE = 10;
 
@@ -10,12 +10,13 @@ type History =
   | { state: 'loading'; entries: AuditEntry[]; total?: number }
   | { state: 'shown'; entries: AuditEntry[]; total: number }
   | { state: 'failed'; entries: AuditEntry[]; total?: number; message: string }
-  | { state: 'refused' };
+  | { state: 'hidden' };
 
 /**
  * A link's history on its page: the audit log's entries for the link (`resource_id` = its id),
  * newest first, ten at a time with Show more. Offered to those who may read the audit log; a
- * caller the server refuses (a key without `audit.read`) sees no section at all.
+ * caller the server refuses (a key without `audit.read`), or a server without the audit log, shows
+ * no section at all: the link's page is about the link first.
  */
 export function LinkHistory({ read, linkId, version }: { read: ReadAuditLog; linkId: string; version: number }) {
   const [history, setHistory] = useState<History>({ state: 'loading', entries: [] });
@@ -36,15 +37,15 @@ export function LinkHistory({ read, linkId, version }: { read: ReadAuditLog; lin
       (page) => {
         if (!current) return;
         setHistory((before) => {
-          const kept = before.state === 'refused' ? [] : before.entries.slice(0, (pages - 1) * PER_PAGE);
+          const kept = before.state === 'hidden' ? [] : before.entries.slice(0, (pages - 1) * PER_PAGE);
           return { state: 'shown', entries: [...kept, ...page.entries], total: page.total };
         });
       },
       (caught) => {
         if (!current) return;
         setHistory((before) =>
-          isRefused(caught) || before.state === 'refused'
-            ? { state: 'refused' }
+          isRefused(caught) || isMissing(caught) || before.state === 'hidden'
+            ? { state: 'hidden' }
             : { state: 'failed', entries: before.entries, total: before.total, message: failureText(caught) },
         );
       },
@@ -55,7 +56,7 @@ export function LinkHistory({ read, linkId, version }: { read: ReadAuditLog; lin
   }, [read, linkId, pages, version, attempt]);
 
   const retry = useCallback(() => setAttempt((n) => n + 1), []);
-  if (history.state === 'refused') return null;
+  if (history.state === 'hidden') return null;
   const more = history.total !== undefined && history.entries.length < history.total;
   return (
     <section className="panel link-history" aria-labelledby="link-history-heading">
@@ -74,7 +75,7 @@ export function LinkHistory({ read, linkId, version }: { read: ReadAuditLog; lin
           className="button small"
           disabled={history.state === 'loading'}
           onClick={() => {
-            setHistory((before) => (before.state === 'refused' ? before : { ...before, state: 'loading' }));
+            setHistory((before) => (before.state === 'hidden' ? before : { ...before, state: 'loading' }));
             setPages((n) => n + 1);
           }}
         >

@@ -39,6 +39,11 @@ export function isRefused(caught: unknown): boolean {
   return typeof caught === 'object' && caught !== null && (caught as { status?: unknown }).status === 403;
 }
 
+/** Whether a failed read found no audit log at all (404: a server without `audit.list`). */
+export function isMissing(caught: unknown): boolean {
+  return typeof caught === 'object' && caught !== null && (caught as { status?: unknown }).status === 404;
+}
+
 /** A failed read in a sentence. */
 export function failureText(caught: unknown): string {
   return caught instanceof Error && caught.message ? caught.message : 'The audit log could not be read. Try again.';
