@@ -14,7 +14,7 @@ const idBody = customAlphabet(ALPHANUMERIC, 16);
 const slugBody = customAlphabet(SLUG_ALPHABET, LIMITS.randomSlugChars);
 
 /** A new resource id such as `lnk_4hG7Qx2LpZ0aB3cD` (95 random bits). */
-export function newId(prefix: 'acc' | 'dom' | 'key' | 'lnk' | 'tag' | 'wh' | 'evt' | 'whd'): string {
+export function newId(prefix: 'acc' | 'aud' | 'dom' | 'key' | 'lnk' | 'tag' | 'wh' | 'evt' | 'whd'): string {
   return `${prefix}_${idBody()}`;
 }
 

@@ -4,6 +4,7 @@ import { ApiKeyService } from './accounts/api-key-service.ts';
 import { CallerCache } from './accounts/caller-cache.ts';
 import { ConnectService } from './accounts/connect-service.ts';
 import { KeyManagement } from './accounts/key-management.ts';
+import { AuditOutlet } from './audit/audit-outlet.ts';
 import { CacheCoherence } from './cache-coherence.ts';
 import { DestinationChecker } from './destinations/destination-checker.ts';
 import { hostOf } from './destinations/destination-policy.ts';
@@ -46,6 +47,7 @@ export type { AccountView, NewAccount } from './accounts/account-service.ts';
 export { API_KEY_PREFIX, type ApiKeyView, type Caller } from './accounts/api-key-service.ts';
 export type { CallerSession, CallerUser } from './accounts/caller.ts';
 export { CALLER_CACHE_MS } from './accounts/caller-cache.ts';
+export { type Acting, actByDefault, actingAs, COMMAND_LINE_ACTING, currentActing, SERVER_ACTING } from './audit/acting.ts';
 export { BULK_URL_CHECK_ROUNDS, BULK_URL_CHECKS_AT_ONCE, placesFor } from './destinations/bulk-url-checks.ts';
 export { IMPORT_FORMATS, type ImportedLink, type ImportFormat, type ImportRow, type RowProblem } from './links/import/import-row.ts';
 export {
@@ -174,9 +176,10 @@ export function createServices({
   const linkChanged = (slug: string) => coherence.linkChanged(slug);
   const callerChanged = (accountId: string) => coherence.callerChanged(accountId);
   const shortUrls = new ShortUrls(origin, directory);
-  // Every change is recorded in its transaction, for each outlet: the webhooks' outbox (events/).
+  // Every change is recorded in its transaction, for each outlet (events/): the webhooks' outbox,
+  // and the audit log, always on (audit/).
   const webhookSettings = { ...DEFAULT_WEBHOOK_SETTINGS, ...webhooks };
-  const changes = new Changes([new WebhookOutbox()]);
+  const changes = new Changes([new WebhookOutbox(), new AuditOutlet()]);
   const links = new LinkService(
     orm,
     destinations,

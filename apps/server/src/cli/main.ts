@@ -2,7 +2,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { InvalidDenylistEntry, LocalDenylist, ReputationChain, remoteReputation } from '@shortlinks/api/destinations';
 import { toAppError } from '@shortlinks/api/errors';
-import { type AccountView, createServices, type Services } from '@shortlinks/api/services';
+import { type AccountView, actByDefault, COMMAND_LINE_ACTING, createServices, type Services } from '@shortlinks/api/services';
 import { isScope, PLANS, type Plan, SCOPES, type Scope } from '@shortlinks/contract';
 import { openDatabase } from '../database.ts';
 import { readConfig } from '../env.ts';
@@ -116,6 +116,8 @@ async function main(argv: string[]): Promise<number> {
     const remote = remoteReputation(config.reputation, (message) => console.error(message));
     const reputation = new ReputationChain([new LocalDenylist(config.denylist), ...(remote ? [remote] : [])]);
     const services = createServices({ orm: database.orm, shortDomain: config.shortDomain, reputation });
+    // What the operator changes here is the command line's in the audit log (docs/accounts.md).
+    actByDefault(COMMAND_LINE_ACTING);
     if (noun === 'export') return await exportCommand(services, values, positionals.slice(1));
     if (noun === 'import') return await importCommand(services, values, positionals.slice(1));
     if (noun === 'user') return await userCommand(services, verb, rest, values, `${config.publicUrl}/app`);

@@ -54,7 +54,7 @@ export async function restFileRoutes(scope: FastifyInstance, { services, restPre
           return answerFailure(request, reply, error, undefined);
         }
         try {
-          const result = await callProcedure(path, { services, transport: 'rest', caller: request.caller }, input);
+          const result = await callProcedure(path, { services, transport: 'rest', caller: request.caller, ip: request.ip }, input);
           return reply.code(200).type('application/json').send(JSON.stringify(result));
         } catch (error) {
           return answerFailure(request, reply, error, input);

@@ -40,7 +40,7 @@ export function registerProcedureRoutes(app: FastifyInstance, services: Services
         }
         let result: unknown;
         try {
-          result = await callProcedure(path, { services, transport: 'rest', caller: request.caller }, input);
+          result = await callProcedure(path, { services, transport: 'rest', caller: request.caller, ip: request.ip }, input);
         } catch (error) {
           return answerFailure(request, reply, error, input);
         }

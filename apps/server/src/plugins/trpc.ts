@@ -29,6 +29,8 @@ export async function trpcPlugin(
     services,
     transport: 'trpc' as const,
     caller: request.caller,
+    // The client's address as TRUST_PROXY reads it: the audit log keeps it with every change.
+    ip: request.ip,
     web: webExchange(request, reply, cookies, signInAttempts),
   });
   app.addHook('onRequest', app.rateLimit());

@@ -155,6 +155,7 @@ export class ApiKeyService {
       .leftJoin('app_user', 'app_user.id', 'api_key.created_by_user_id')
       .select([
         'api_key.id',
+        'api_key.name',
         'api_key.account_id',
         'api_key.secret_hash',
         'api_key.created_by_user_id',
@@ -179,6 +180,7 @@ export class ApiKeyService {
     const caller: KeyCaller = {
       accountId: row.account_id,
       keyId: row.id,
+      keyName: row.name,
       scopes: row.scopes.filter(isScope),
       expiresAt: row.expires_at?.getTime() ?? null,
       role: madeByPerson && isRole(row.role) ? row.role : 'owner',

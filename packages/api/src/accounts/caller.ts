@@ -23,6 +23,8 @@ export interface Caller {
   accountId: string;
   /** The API key used; null for a session. */
   keyId: string | null;
+  /** The API key's name, as its maker chose it: what the audit log names the key by (absent for a session). */
+  keyName?: string;
   /**
    * What the caller may do in the workspace (docs/accounts.md, "Roles"). A key made by the operator
    * (no maker) acts as an owner; a key made by a person, with that person's role there now.

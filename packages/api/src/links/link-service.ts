@@ -82,7 +82,8 @@ export class LinkService {
       await writes.finish();
       // What changed, in this transaction (events/change-log.ts): one record per link, bulk or import.
       for (const change of writes.changes) {
-        log.add(change.type, 'link' in change ? this.#link(change.link) : { ...change.tag, link_count: 0 });
+        if (change.type === 'tag.created') log.add(change.type, { ...change.tag, link_count: 0 });
+        else log.add(change.type, this.#link(change.link), change.type === 'link.updated' ? this.#link(change.before) : undefined);
       }
       await log.flush();
       return { result, slugs: writes.slugs };

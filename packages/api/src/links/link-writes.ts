@@ -18,7 +18,9 @@ import { changedSmartFields, NO_SMART_FIELDS } from './smart-link-fields.ts';
  * caller turns each into its record, the object as the API returns it.
  */
 export type LinkWriteChange =
-  | { type: 'link.created' | 'link.updated' | 'link.deleted'; link: TaggedLink }
+  | { type: 'link.created' | 'link.deleted'; link: TaggedLink }
+  /** `before`: the link as it was, with its tags, for the audit log's changes (audit/audit-changes.ts). */
+  | { type: 'link.updated'; link: TaggedLink; before: TaggedLink }
   | { type: 'tag.created'; tag: TagSummary };
 
 /** The live links a batch names: by slug, by external id, and (rows with neither) by final destination. */
@@ -133,9 +135,13 @@ export class LinkWrites {
       await this.#assertExternalIdFree(change.external_id, link.id);
     }
     const pending = this.#newLinkTags.get(link.id);
-    const current = pending ?? link.tags;
+    const touchesTags = change.tag_ids !== undefined || change.tag_names !== undefined;
+    // The tags before the change, which the change log records: read here only when the change may
+    // replace them and the caller did not read them; they also spare rewriting the same tags.
+    let current = pending ?? link.tags;
+    if (current === undefined && touchesTags && this.#recording) current = (await tagsOfLinks(this.#db, [link.id])).get(link.id) ?? [];
     let tags: TagSummary[];
-    if ((change.tag_ids !== undefined || change.tag_names !== undefined) && !(current && keepsTags(current, change))) {
+    if (touchesTags && !(current && keepsTags(current, change))) {
       tags = await this.#created(await this.#findTags(change.tag_ids, change.tag_names));
       this.#newLinkTags.delete(link.id);
       await setLinkTags(this.#db, link.id, tags);
@@ -154,7 +160,10 @@ export class LinkWrites {
     if (link.external_id !== null && link.external_id !== updated.external_id) this.#externalIds.set(link.external_id, undefined);
     if (updated.external_id !== null) this.#externalIds.set(updated.external_id, updated.id);
     this.slugs.add(redirectKey(updated.domain_id, updated.slug));
-    if (this.#recording) this.changes.push({ type: 'link.updated', link: { ...updated, tags } });
+    if (this.#recording) {
+      const { tags: _read, ...before } = link;
+      this.changes.push({ type: 'link.updated', link: { ...updated, tags }, before: { ...before, tags: current ?? tags } });
+    }
     return { ...updated, tags };
   }
 

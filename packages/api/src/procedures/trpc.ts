@@ -1,6 +1,7 @@
 import { type ErrorCode, type ErrorExample, SCOPES, type Scope, scopeGranted } from '@shortlinks/contract';
 import { initTRPC } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
+import { actingAs, actorOf } from '../audit/acting.ts';
 import { AppError, toAppError, toTRPCError } from '../errors.ts';
 import { aRole, type Role, roleAtLeast } from '../people/roles.ts';
 import type { Context } from './context.ts';
@@ -136,9 +137,13 @@ const authed = t.procedure.use(async ({ ctx, meta, next, path }) => {
  * lost): once it is answered, this process forgets those it keeps, so the caller reads its own
  * writes; other processes hear it announced (cache-coherence.ts). Only procedures that REST maps
  * to a writing method pass through it, so a GET still passes through one middleware.
+ *
+ * It runs as its caller (audit/acting.ts): every change it makes is written to the audit log under
+ * the key's or the person's name, with the request's address. Only here, not for reads: see why
+ * in acting.ts.
  */
 const writing = authed.use(async ({ ctx, next, type }) => {
-  const result = await next();
+  const result = await actingAs(actorOf(ctx.caller), ctx.ip ?? null, () => next());
   if (type === 'mutation') ctx.services.coherence.accountLinksChanged(ctx.accountId);
   return result;
 });

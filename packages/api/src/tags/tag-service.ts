@@ -86,7 +86,9 @@ export class TagService {
         .where('id', '=', tagId)
         .execute();
       const updated = toTag(await this.#withLinkCounts(db, accountId).where('tag.id', '=', tagId).executeTakeFirstOrThrow());
-      await this.#record(db, accountId, 'tag.updated', updated);
+      // The tag before, for the audit log: its links did not change.
+      const before = { ...updated, name: current.name, color: current.color as TagColor };
+      await this.#record(db, accountId, 'tag.updated', updated, before);
       return updated;
     });
   }
@@ -108,9 +110,9 @@ export class TagService {
   }
 
   /** Records one change of the account's tags in the transaction (events/change-log.ts). */
-  async #record(db: Db, accountId: string, type: string, tag: Tag): Promise<void> {
+  async #record(db: Db, accountId: string, type: string, tag: Tag, before?: Tag): Promise<void> {
     const log = await this.#changes.open(db, accountId);
-    log.add(type, tag);
+    log.add(type, tag, before);
     await log.flush();
   }
 

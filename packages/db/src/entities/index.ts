@@ -2,6 +2,7 @@ import type { InferKyselyDB } from '@mikro-orm/postgresql';
 import { Account } from './account.ts';
 import { ApiKey } from './api-key.ts';
 import { AppUser } from './app-user.ts';
+import { AuditEntry } from './audit-entry.ts';
 import { Click } from './click.ts';
 import { ConnectRequest } from './connect-request.ts';
 import { DenylistEntry } from './denylist-entry.ts';
@@ -24,6 +25,7 @@ export {
   Account,
   ApiKey,
   AppUser,
+  AuditEntry,
   Click,
   ConnectRequest,
   DenylistEntry,
@@ -72,6 +74,7 @@ export const entities = [
   PendingSignIn,
   SsoIdentity,
   ConnectRequest,
+  AuditEntry,
 ];
 
 /** The tables as Kysely sees them, inferred from the entities (property names are column names). */
@@ -100,4 +103,5 @@ export type Database = InferKyselyDB<
   | typeof TwoFactor
   | typeof PendingSignIn
   | typeof SsoIdentity
+  | typeof AuditEntry
 >;
