@@ -29,8 +29,12 @@ describe('what an entry changed', () => {
   });
 
   test('a creation shows the values set, a deletion what was removed', () => {
-    const created = render(<ChangeList entry={entry('link.created', { slug: { before: null, after: 'spring' } })} />);
+    const created = render(
+      <ChangeList entry={entry('link.created', { slug: { before: null, after: 'spring' }, tags: { before: null, after: [] } })} />,
+    );
     expect(fieldText(created.container, 'slug')).toBe('spring');
+    // An empty list set at creation says nothing.
+    expect(created.container.querySelector('[data-field="tags"]')).toBeNull();
     cleanup();
     const deleted = render(<ChangeList entry={entry('link.deleted', { slug: { before: 'spring', after: null } })} />);
     expect(fieldText(deleted.container, 'slug')).toBe('spring');

@@ -9,9 +9,12 @@ import { fieldLabel } from './change-values.ts';
  * leaves them out of every entry.
  */
 export function ChangeList({ entry }: { entry: AuditEntry }) {
-  const fields = Object.entries(entry.changes);
-  if (fields.length === 0) return <span className="muted">No field changed</span>;
   const effect = actionEffect(entry.action);
+  // A creation's empty list or a removal's empty text says nothing of what was set or removed.
+  const fields = Object.entries(entry.changes).filter(
+    ([, change]) => effect === 'changed' || !isBlank(effect === 'created' ? change.after : change.before),
+  );
+  if (fields.length === 0) return <span className="muted">No field changed</span>;
   return (
     <dl className="audit-changes">
       {fields.map(([field, change]) => (
@@ -33,4 +36,11 @@ export function ChangeList({ entry }: { entry: AuditEntry }) {
       ))}
     </dl>
   );
+}
+
+/** Nothing to show: no value, empty text, an empty list or object. */
+function isBlank(value: unknown): boolean {
+  if (value === null || value === undefined || value === '') return true;
+  if (Array.isArray(value)) return value.length === 0;
+  return typeof value === 'object' && Object.keys(value).length === 0;
 }
