@@ -52,6 +52,7 @@ describe('async context', () => {
     const read = await account.call('GET', `/links/${created.body.id}`);
     expect(read.body.click_count).toBe(1);
     expect((await account.call('GET', '/links')).status).toBe(200);
+    expect((await account.call('GET', '/audit-log')).status).toBe(200);
 
     expect(run).not.toHaveBeenCalled();
     expect(enterWith).not.toHaveBeenCalled();

@@ -4,6 +4,7 @@ import { ApiKeyService } from './accounts/api-key-service.ts';
 import { CallerCache } from './accounts/caller-cache.ts';
 import { ConnectService } from './accounts/connect-service.ts';
 import { KeyManagement } from './accounts/key-management.ts';
+import { AuditLogService } from './audit/audit-log-service.ts';
 import { AuditOutlet } from './audit/audit-outlet.ts';
 import { CacheCoherence } from './cache-coherence.ts';
 import { DestinationChecker } from './destinations/destination-checker.ts';
@@ -143,6 +144,8 @@ export interface Services {
   invitations: InvitationService;
   /** Two-factor sign-in: enrolment, codes, the second step of a sign-in, the workspace's rule. */
   twoFactor: TwoFactorService;
+  /** The audit log (docs/accounts.md): listed here, written by the change log's audit outlet. */
+  auditLog: AuditLogService;
 }
 
 export function createServices({
@@ -199,6 +202,7 @@ export function createServices({
   const twoFactor = new TwoFactorService(orm, callerChanged);
   signIn.secondStep = (web, userId) => twoFactor.requireSecondStep(web, userId);
   return {
+    auditLog: new AuditLogService(orm),
     twoFactor,
     users,
     sessions,

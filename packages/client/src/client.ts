@@ -3,6 +3,8 @@ import { createTRPCClient, httpBatchStreamLink, httpLink, splitLink } from '@trp
 import { refuseNonJsonAnswers, toShortlinksError } from './errors.ts';
 import type {
   ApiKeyList,
+  AuditLogPage,
+  AuditLogQuery,
   BulkCreateResult,
   BulkDeleteResult,
   BulkUpdateResult,
@@ -138,6 +140,10 @@ export interface ShortlinksClient {
     /** The key stops working at once, on every instance. */
     revoke(id: string): Promise<void>;
   };
+  /** The audit log (docs/accounts.md): needs `audit.read` (and an owner's or admin's role); newest first. */
+  audit: {
+    list(query?: AuditLogQuery): Promise<AuditLogPage>;
+  };
   /** Webhooks (docs/webhooks.md): deliveries signed by the Standard Webhooks scheme. */
   webhooks: {
     /** The answer carries the secret, as does {@link rotateSecret}'s: nothing else shows it. */
@@ -228,6 +234,9 @@ export function createClient(options: ClientOptions): ShortlinksClient {
       create: (input) => call(() => trpc.keys.create.mutate(input)),
       list: () => call(() => trpc.keys.list.query({})),
       revoke: (id) => call(() => trpc.keys.revoke.mutate({ id })),
+    },
+    audit: {
+      list: (query = {}) => call(() => trpc.audit.list.query(query)),
     },
     webhooks: {
       create: (input) => call(() => trpc.webhooks.create.mutate(input)),

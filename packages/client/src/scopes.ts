@@ -44,6 +44,7 @@ export const PROCEDURE_SCOPES = {
   'keys.create': 'keys.write',
   'keys.list': 'keys.write',
   'keys.revoke': 'keys.write',
+  'audit.list': 'audit.read',
 } as const satisfies Record<string, Scope>;
 
 /** Each client call (`"links.create"`) and the scope its key needs (`"links.write"`). */

@@ -1,6 +1,8 @@
 import type {
   ApiKeyListSchema,
   ApiKeySchema,
+  AuditEntrySchema,
+  AuditLogPageSchema,
   BulkCreateLinksBodySchema,
   BulkCreateResultSchema,
   BulkDeleteLinksQuerySchema,
@@ -23,6 +25,7 @@ import type {
   LinkQrQuerySchema,
   LinkSchema,
   LinkStatsSchema,
+  ListAuditLogQuerySchema,
   ListLinksQuerySchema,
   ListWebhookDeliveriesQuerySchema,
   NewApiKeySchema,
@@ -49,6 +52,12 @@ export type ApiKey = z.output<typeof ApiKeySchema>;
 /** The answer of `keys.create`: the key itself (`key`) is shown only here. */
 export type NewApiKey = z.output<typeof NewApiKeySchema>;
 export type ApiKeyList = z.output<typeof ApiKeyListSchema>;
+
+/** `audit.list`'s query: page, per_page, and the actor_id, resource_id and action filters (all optional). */
+export type AuditLogQuery = z.input<typeof ListAuditLogQuerySchema>;
+/** One change of the workspace: who did what to which resource, the fields it changed, from where, and when. */
+export type AuditEntry = z.output<typeof AuditEntrySchema>;
+export type AuditLogPage = z.output<typeof AuditLogPageSchema>;
 
 /**
  * What a client call takes and returns, derived from the API's own schemas (the ones the server

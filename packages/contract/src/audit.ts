@@ -55,7 +55,7 @@ export const AuditActorSchema = z
 export type AuditActor = z.infer<typeof AuditActorSchema>;
 
 /** One field's value before and after the change: null before a creation and after a deletion. */
-export const AuditFieldChangeSchema = z.object({ before: z.unknown(), after: z.unknown() }).meta({ id: 'AuditFieldChange' });
+export const AuditFieldChangeSchema = z.object({ before: z.json(), after: z.json() }).meta({ id: 'AuditFieldChange' });
 
 export const AuditEntrySchema = z
   .object({

@@ -1,3 +1,4 @@
+import { auditRouter } from './audit.ts';
 import { connectRouter } from './connect.ts';
 import type { Context } from './context.ts';
 import { domainsRouter } from './domains.ts';
@@ -25,6 +26,7 @@ export const appRouter = router({
   invitations: invitationsRouter,
   twoFactor: twoFactorRouter,
   connect: connectRouter,
+  audit: auditRouter,
 });
 
 export type AppRouter = typeof appRouter;
