@@ -19,8 +19,6 @@ const MEMBER = 'member@audit.example';
 let server: TestServer;
 let browser: DashboardBrowser;
 let workspace: TestAccount;
-/** Whether the server has the audit log's procedure (issue #27's `audit.list`); gated until it lands. */
-let auditServed = false;
 const contexts: { context: BrowserContext; watch: PageWatch }[] = [];
 let current: BrowserContext | undefined;
 
@@ -34,8 +32,6 @@ beforeAll(async () => {
     const user = await server.services.users.create(email, PASSWORD);
     await server.services.members.add(workspace.account.id, user.id, role);
   }
-  const probe = await fetch(`${server.origin}/trpc/audit.list?input=%7B%7D`, { headers: { authorization: `Bearer ${workspace.key}` } });
-  auditServed = probe.status !== 404;
 });
 afterAll(async () => {
   await browser?.close();
@@ -96,11 +92,10 @@ describe('the audit log page', () => {
   let launch: StoredLink;
 
   beforeAll(async () => {
-    if (auditServed) admin = await signedInPage(ADMIN);
+    admin = await signedInPage(ADMIN);
   });
 
-  test('an admin creates, edits and deletes links, and reads who did what, newest first', async ({ skip }) => {
-    if (!auditServed) skip('the server has no audit.list yet (issue #27)');
+  test('an admin creates, edits and deletes links, and reads who did what, newest first', async () => {
     // Before any link changed. (Adding the people may have written entries of its own, by the system.)
     await nav(admin).getByRole('link', { name: 'Audit log' }).click();
     await admin.getByRole('heading', { name: 'Audit log', level: 1 }).waitFor();
@@ -180,8 +175,7 @@ describe('the audit log page', () => {
     await picture(admin, 'audit-log', { fullPage: true });
   });
 
-  test('filters by action, actor and resource id live in the address and survive a reload', async ({ skip }) => {
-    if (!auditServed) skip('the server has no audit.list yet (issue #27)');
+  test('filters by action, actor and resource id live in the address and survive a reload', async () => {
     await admin.goto(`${server.origin}/app/audit`);
     const table = logTable(admin);
     await rows(table).first().waitFor();
@@ -236,8 +230,7 @@ describe('the audit log page', () => {
     await expect.poll(() => shownEntries(table)).toEqual([`link.updated ${adminId}`, `link.created ${adminId}`]);
   });
 
-  test('a link’s page shows its history after two edits, newest first', async ({ skip }) => {
-    if (!auditServed) skip('the server has no audit.list yet (issue #27)');
+  test('a link’s page shows its history after two edits, newest first', async () => {
     await admin.goto(`${server.origin}/app/links/${launch.id}`);
     const history = admin.getByRole('table', { name: 'History' });
     await expect.poll(() => rows(history).count()).toBe(2);
@@ -263,8 +256,7 @@ describe('the audit log page', () => {
 });
 
 describe('a member', () => {
-  test('does not see the audit log in the navigation, and is told only admins can at its address', async ({ skip }) => {
-    if (!auditServed) skip('the server has no audit.list yet (issue #27)');
+  test('does not see the audit log in the navigation, and is told only admins can at its address', async () => {
     const page = await signedInPage(MEMBER);
     await nav(page).getByRole('link', { name: 'API keys' }).waitFor();
     expect(await nav(page).getByRole('link', { name: 'Audit log' }).count()).toBe(0);

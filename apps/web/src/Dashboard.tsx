@@ -117,7 +117,7 @@ function Views({
   // A person makes keys with their session; a dashboard signed in with a key, with that key.
   const sessionKey = session.kind === 'key' ? session.key : undefined;
   const calls = useMemo(() => keysCalls(sessionKey === undefined ? { person: true } : { key: sessionKey }), [sessionKey]);
-  const auditLog = useMemo(() => readAuditLog(session), [session]);
+  const auditLog = useMemo(() => readAuditLog(session.client), [session.client]);
   // A link's page shows its history to those offered the audit log.
   const history = offersAuditLog(me) ? auditLog : undefined;
   return (

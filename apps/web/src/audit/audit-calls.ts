@@ -1,52 +1,15 @@
+import type { ShortlinksClient } from '@shortlinks/client';
 import type { AuditLogPage, ListAuditLogQuery, Me } from '@shortlinks/contract';
-import type { Session } from '../App.tsx';
-import { CallFailed, sessionQuery } from '../people/session-calls.ts';
 
 /** One page of the workspace's audit log (`audit.list`, GET /api/v1/audit-log), newest first. */
 export type ReadAuditLog = (query: ListAuditLogQuery) => Promise<AuditLogPage>;
 
 /**
- * The audit log as the dashboard's caller reads it: a person with the session cookie (an admin or
- * the owner), or the key the dashboard is signed in with (it needs `audit.read`).
+ * The audit log as the dashboard's caller reads it, through the SDK: a person with the session
+ * cookie (an admin or the owner), or the key the dashboard is signed in with (it needs `audit.read`).
  */
-export function readAuditLog(session: Session): ReadAuditLog {
-  if (session.kind === 'person') return (query) => sessionQuery<AuditLogPage>('audit.list', query);
-  return (query) => keyQuery(session.key, query);
-}
-
-async function keyQuery(key: string, query: ListAuditLogQuery): Promise<AuditLogPage> {
-  const response = await fetch(`/trpc/audit.list?input=${encodeURIComponent(JSON.stringify(query))}`, {
-    headers: { accept: 'application/json', authorization: `Bearer ${key}` },
-    credentials: 'omit',
-  });
-  const body = (await response.json().catch(() => ({}))) as {
-    result?: { data?: AuditLogPage };
-    error?: { message?: string; data?: { appCode?: string } };
-  };
-  if (!response.ok || body.error || !body.result?.data) {
-    throw new CallFailed(
-      body.error?.data?.appCode ?? 'INTERNAL_ERROR',
-      body.error?.message ?? 'Something went wrong',
-      null,
-      response.status,
-    );
-  }
-  return body.result.data;
-}
-
-/** Whether a failed read was refused for who the caller is (403): a member, a viewer, a key without `audit.read`. */
-export function isRefused(caught: unknown): boolean {
-  return typeof caught === 'object' && caught !== null && (caught as { status?: unknown }).status === 403;
-}
-
-/** Whether a failed read found no audit log at all (404: a server without `audit.list`). */
-export function isMissing(caught: unknown): boolean {
-  return typeof caught === 'object' && caught !== null && (caught as { status?: unknown }).status === 404;
-}
-
-/** A failed read in a sentence. */
-export function failureText(caught: unknown): string {
-  return caught instanceof Error && caught.message ? caught.message : 'The audit log could not be read. Try again.';
+export function readAuditLog(client: ShortlinksClient): ReadAuditLog {
+  return (query) => client.audit.list(query);
 }
 
 /**
@@ -56,4 +19,24 @@ export function failureText(caught: unknown): string {
  */
 export function offersAuditLog(me: Me | undefined): boolean {
   return me === undefined || me.workspace.role === 'owner' || me.workspace.role === 'admin';
+}
+
+/** Whether a failed read was refused for who the caller is (403): a member, a viewer, a key without `audit.read`. */
+export function isRefused(caught: unknown): boolean {
+  return statusOf(caught) === 403;
+}
+
+/** Whether a failed read found no audit log at all (404: a server without `audit.list`). */
+export function isMissing(caught: unknown): boolean {
+  return statusOf(caught) === 404;
+}
+
+/** A failed read in a sentence. */
+export function failureText(caught: unknown): string {
+  return caught instanceof Error && caught.message ? caught.message : 'The audit log could not be read. Try again.';
+}
+
+/** The HTTP status of a failed call: the SDK's ShortlinksError and the dashboard's CallFailed both carry it. */
+function statusOf(caught: unknown): unknown {
+  return typeof caught === 'object' && caught !== null ? (caught as { status?: unknown }).status : undefined;
 }
