@@ -180,7 +180,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   registerExportLimits(app, { ...DEFAULT_EXPORT_LIMITS, ...options.exportLimits });
   await app.register(healthPlugin, { orm });
   await app.register(apiScope, { services, baseUrl, cookies, signInAttempts });
-  const sso = options.singleSignOn && new SsoService(orm, services.signIn, options.singleSignOn);
+  const sso = options.singleSignOn && new SsoService(orm, services.signIn, options.singleSignOn, services.members);
   const cookieKey = options.singleSignOn && pendingCookieKey(options.singleSignOn.clientSecret);
   await app.register(singleSignOnPlugin, { sso, cookieKey, services, cookies, signInAttempts, publicUrl: options.publicUrl });
   await app.register(dashboardPlugin, { prefix: '/app' });

@@ -193,13 +193,13 @@ export function createServices({
     changes,
   );
   const linkImport = new LinkImportService(links, destinations);
-  const apiKeys = new ApiKeyService(orm, caches.callers, callerChanged);
+  const apiKeys = new ApiKeyService(orm, caches.callers, callerChanged, changes);
   const domains = new DomainService(orm, hostOf(origin), directory, new TxtLookup(dnsServers), destinations, changes);
   const sessions = new SessionService(orm, caches.callers, callerChanged);
   const users = new UserService(orm, sessions);
-  const passwordLinks = new PasswordLinkService(orm, users);
+  const passwordLinks = new PasswordLinkService(orm, users, changes);
   const signIn = new SignInService(users, sessions, passwordLinks);
-  const twoFactor = new TwoFactorService(orm, callerChanged);
+  const twoFactor = new TwoFactorService(orm, callerChanged, changes);
   signIn.secondStep = (web, userId) => twoFactor.requireSecondStep(web, userId);
   return {
     auditLog: new AuditLogService(orm),
@@ -211,10 +211,11 @@ export function createServices({
       dashboardUrl: dashboardUrl ?? `${origin}/app`,
       mailer,
       secondFactorOn: (userId) => twoFactor.isEnabled(userId),
+      changes,
     }),
-    members: new MemberService(orm, sessions, callerChanged),
+    members: new MemberService(orm, sessions, callerChanged, changes),
     passwordLinks,
-    accounts: new AccountService(orm, callerChanged),
+    accounts: new AccountService(orm, callerChanged, changes),
     apiKeys,
     keys: new KeyManagement(apiKeys),
     connect: new ConnectService(orm, apiKeys),
@@ -238,7 +239,7 @@ export function createServices({
     coherence,
     domains,
     domainRechecks: new DomainRechecks(domains, domainCheckIntervalMs),
-    webhooks: new WebhookService(orm, hostOf(origin), webhookSettings),
-    webhookQueue: new WebhookQueue(orm, webhookSettings),
+    webhooks: new WebhookService(orm, hostOf(origin), webhookSettings, changes),
+    webhookQueue: new WebhookQueue(orm, webhookSettings, changes),
   };
 }

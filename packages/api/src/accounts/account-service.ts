@@ -2,6 +2,8 @@ import { PLANS, type Plan } from '@shortlinks/contract';
 import { announceCallerChange, type Orm } from '@shortlinks/db';
 import { inTransaction, reader } from '../database/database.ts';
 import { validationError } from '../errors.ts';
+import { Changes } from '../events/change-log.ts';
+import { recordChange } from '../events/record-change.ts';
 import { newId } from '../ids.ts';
 import { effectiveLimits } from './plans.ts';
 
@@ -44,11 +46,14 @@ export interface NewAccount {
 export class AccountService {
   readonly #orm: Orm;
   readonly #changed: (accountId: string) => void;
+  /** Where the operator's changes of a workspace are recorded (`workspace.updated`), in their transaction. */
+  readonly #changes: Changes;
 
   /** `changed` hears, after commit, of every account whose callers (plan, rate limit) changed. */
-  constructor(orm: Orm, changed: (accountId: string) => void = () => {}) {
+  constructor(orm: Orm, changed: (accountId: string) => void = () => {}, changes = new Changes()) {
     this.#orm = orm;
     this.#changed = changed;
+    this.#changes = changes;
   }
 
   async create(request: NewAccount): Promise<AccountView> {
@@ -78,6 +83,8 @@ export class AccountService {
     if (changes.plan !== undefined) checkPlan(changes.plan);
     checkLimits(changes);
     const updated = await inTransaction(this.#orm, async (db) => {
+      const before = await db.selectFrom('account').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+      if (!before) return undefined;
       const row = await db
         .updateTable('account')
         .set({
@@ -91,8 +98,11 @@ export class AccountService {
         .returningAll()
         .executeTakeFirst();
       // Every process's cached callers carry the plan and rate limit: announced on commit.
-      if (row) await announceCallerChange(db, row.id);
-      return row ? toView(row) : undefined;
+      if (!row) return undefined;
+      await announceCallerChange(db, row.id);
+      const view = toView(row);
+      await recordChange(this.#changes, db, row.id, 'workspace.updated', view, toView(before));
+      return view;
     });
     if (updated) this.#changed(id);
     return updated;

@@ -1,9 +1,11 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { isScope, type Plan, SCOPES, type Scope } from '@shortlinks/contract';
+import { isScope, type ApiKeyView as KeyAnswer, type Plan, SCOPES, type Scope } from '@shortlinks/contract';
 import { announceCallerChange, type Orm } from '@shortlinks/db';
 import { LRUCache } from 'lru-cache';
 import { type Db, inTransaction, reader, storable } from '../database/database.ts';
 import { AppError } from '../errors.ts';
+import { Changes } from '../events/change-log.ts';
+import { recordChange } from '../events/record-change.ts';
 import { newId } from '../ids.ts';
 import { isRole } from '../people/roles.ts';
 import type { Caller } from './caller.ts';
@@ -69,15 +71,21 @@ export class ApiKeyService {
   readonly #changed: (accountId: string) => void;
   /** When this process last wrote each key's `last_used_at` (bounded: at most the keys used lately). */
   readonly #lastUsed = new LRUCache<string, number>({ max: 10_000 });
+  /** Where each key made or revoked is recorded, in its transaction (events/change-log.ts): the audit log. */
+  readonly #changes: Changes;
 
   /** `changed` hears, after commit, of every account whose key was revoked: it forgets `callers` (cache-coherence.ts). */
-  constructor(orm: Orm, callers: CallerCache, changed: (accountId: string) => void) {
+  constructor(orm: Orm, callers: CallerCache, changed: (accountId: string) => void, changes = new Changes()) {
     this.#orm = orm;
     this.callers = callers;
     this.#changed = changed;
+    this.#changes = changes;
   }
 
-  /** Makes a key; in `within`'s transaction when given (a Connect claim), else in its own. */
+  /**
+   * Makes a key; in `within`'s transaction when given (a Connect claim), else in its own. Recorded
+   * as `key.created` without its secret, whoever makes it (a person, a key, Connect, the CLI).
+   */
   async create(accountId: string, options: NewKey = {}, within?: Db): Promise<{ key: ApiKeyView; secret: string }> {
     const secret = `${API_KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
     const { name = 'API key', scopes = SCOPES, expiresAt = null, createdByUserId = null } = options;
@@ -98,7 +106,9 @@ export class ApiKeyService {
         })
         .returningAll()
         .executeTakeFirstOrThrow();
-      return { key: toView(row), secret };
+      const key = toView(row);
+      await recordChange(this.#changes, db, accountId, 'key.created', keyAnswer(key));
+      return { key, secret };
     };
     return within ? work(within) : inTransaction(this.#orm, work);
   }
@@ -114,9 +124,12 @@ export class ApiKeyService {
         update = update.where('account_id', '=', within.accountId);
         if (within.madeBy !== undefined) update = update.where('created_by_user_id', '=', within.madeBy);
       }
-      const row = await update.returning('account_id').executeTakeFirst();
-      if (row) await announceCallerChange(db, row.account_id);
-      return row?.account_id;
+      const row = await update.returningAll().executeTakeFirst();
+      if (!row) return undefined;
+      await announceCallerChange(db, row.account_id);
+      // The key as it was (revoked: no longer listed), never its secret nor its hash.
+      await recordChange(this.#changes, db, row.account_id, 'key.revoked', keyAnswer(toView(row)));
+      return row.account_id;
     });
     if (accountId === undefined) return false;
     this.#changed(accountId);
@@ -227,7 +240,7 @@ export interface KeyOwnership {
 /** A key's caller, with when it expires, so one answered from memory is refused once it has. */
 type KeyCaller = Caller & { expiresAt: number | null };
 
-interface ApiKeyRow {
+export interface ApiKeyRow {
   id: string;
   account_id: string;
   prefix: string;
@@ -240,7 +253,13 @@ interface ApiKeyRow {
   revoked_at: Date | null;
 }
 
-function toView(row: ApiKeyRow): ApiKeyView {
+/** A key as the API answers it (`GET /keys`) and the audit log records it: never its secret, nor its hash. */
+export function keyAnswer(key: ApiKeyView): KeyAnswer {
+  const { id, name, scopes, created_at, expires_at, last_used_at } = key;
+  return { id, name, scopes, created_at, expires_at, last_used_at };
+}
+
+export function toView(row: ApiKeyRow): ApiKeyView {
   const view: ApiKeyView = {
     id: row.id,
     account_id: row.account_id,

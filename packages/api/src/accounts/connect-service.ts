@@ -3,6 +3,7 @@ import { CONNECT_CLIENTS, CONNECT_TTL_MS, type ConnectClaim, type ConnectClient 
 import type { Orm } from '@shortlinks/db';
 import { inTransaction, reader } from '../database/database.ts';
 import { AppError } from '../errors.ts';
+import { actingAsPerson } from '../people/member-service.ts';
 import type { ApiKeyService } from './api-key-service.ts';
 import type { Caller } from './caller.ts';
 import { SCOPE_LEAST_ROLE, scopeNotGrantable } from './key-scopes.ts';
@@ -68,14 +69,16 @@ export class ConnectService {
   /**
    * The client's claim, by the verifier: `pending` until the person answers, the key once (made
    * now, acting for the approver with the asked scopes), then `expired`. A verifier that is not
-   * the challenge's answers `pending`, as an unanswered one does: it learns nothing.
+   * the challenge's answers `pending`, as an unanswered one does: it learns nothing. The key made
+   * is the approver's in the audit log (`key.created`), from `address`, where the client claims it.
    */
-  async claim(verifier: string): Promise<ConnectClaim> {
+  async claim(verifier: string, address: string | null = null): Promise<ConnectClaim> {
     const hash = stored(base64url(sha256(verifier)));
     return inTransaction(this.#orm, async (db) => {
       const row = await db
         .selectFrom('connect_request')
         .innerJoin('account', 'account.id', 'connect_request.account_id')
+        .innerJoin('app_user', 'app_user.id', 'connect_request.user_id')
         .select([
           'connect_request.approved',
           'connect_request.expires_at',
@@ -85,6 +88,7 @@ export class ConnectService {
           'connect_request.name',
           'connect_request.scopes',
           'account.name as workspace',
+          'app_user.email as approver',
         ])
         .where('connect_request.challenge_hash', '=', hash)
         .forUpdate()
@@ -101,10 +105,8 @@ export class ConnectService {
         .where('account_id', '=', row.account_id)
         .executeTakeFirst();
       if (!member) return { status: 'expired' };
-      const { key, secret } = await this.#keys.create(
-        row.account_id,
-        { name: row.name, scopes: row.scopes as never, createdByUserId: row.user_id },
-        db,
+      const { key, secret } = await actingAsPerson({ id: row.user_id, email: row.approver }, address, () =>
+        this.#keys.create(row.account_id, { name: row.name, scopes: row.scopes as never, createdByUserId: row.user_id }, db),
       );
       return { status: 'approved', key: secret, id: key.id, name: key.name, scopes: key.scopes, workspace: row.workspace };
     });

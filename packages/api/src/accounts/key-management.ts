@@ -1,15 +1,11 @@
 import type { ApiKeyView as KeyAnswer, Scope } from '@shortlinks/contract';
 import { AppError } from '../errors.ts';
 import { aRole, roleAtLeast } from '../people/roles.ts';
-import type { ApiKeyService, ApiKeyView, KeyOwnership } from './api-key-service.ts';
+import { type ApiKeyService, type KeyOwnership, keyAnswer } from './api-key-service.ts';
 import type { Caller } from './caller.ts';
 import { scopeNotGrantable } from './key-scopes.ts';
 
-/** A key as the API answers it (`GET /keys`): never its secret, nor its hash. */
-export function keyAnswer(key: ApiKeyView): KeyAnswer {
-  const { id, name, scopes, created_at, expires_at, last_used_at } = key;
-  return { id, name, scopes, created_at, expires_at, last_used_at };
-}
+export { keyAnswer } from './api-key-service.ts';
 
 /**
  * The keys API (`POST/GET/DELETE /api/v1/keys`, docs/accounts.md "Keys and scopes"): people and

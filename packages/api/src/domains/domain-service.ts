@@ -5,10 +5,11 @@ import { type Db, inTransaction, reader } from '../database/database.ts';
 import type { DestinationChecker } from '../destinations/destination-checker.ts';
 import { AppError, validationError } from '../errors.ts';
 import { Changes } from '../events/change-log.ts';
+import { type RecordedChange, recordChange, recordChanges } from '../events/record-change.ts';
 import { newId } from '../ids.ts';
 import type { DomainDirectory } from './domain-directory.ts';
 import { domainNameOf, verificationRecordName, verificationRecordValue } from './domain-name.ts';
-import { DOMAIN_COLUMNS, type DomainRow, GRACE_MS, toDomain } from './domain-view.ts';
+import { DOMAIN_COLUMNS, type DomainRow, GRACE_MS, statusOf, toDomain } from './domain-view.ts';
 import type { TxtAnswer, TxtLookup } from './txt-lookup.ts';
 
 /** How often a verified domain's record is looked up again, unless configured (DOMAIN_CHECK_INTERVAL_MINUTES). */
@@ -28,7 +29,10 @@ export class DomainService {
   readonly #directory: DomainDirectory;
   readonly #txt: TxtLookup;
   readonly #urls: Pick<DestinationChecker, 'domainRedirect'>;
-  /** Where a domain's becoming verified is recorded (events/change-log.ts): `domain.verified` for the webhooks. */
+  /**
+   * Where each change of a domain is recorded, in its transaction (events/change-log.ts): the audit
+   * log hears of every one, the webhooks of `domain.verified`.
+   */
   readonly #changes: Changes;
 
   constructor(
@@ -78,11 +82,13 @@ export class DomainService {
           'name',
         );
       }
-      return db
+      const created = await db
         .insertInto('domain')
         .values({ id: newId('dom'), account_id: accountId, name, verification_token: randomBytes(18).toString('base64url') })
         .returning(DOMAIN_COLUMNS)
         .executeTakeFirstOrThrow();
+      await recordChange(this.#changes, db, accountId, 'domain.created', toDomain(created));
+      return created;
     });
     return toDomain(row);
   }
@@ -112,15 +118,29 @@ export class DomainService {
       if (body.is_default === true && current.verified_at === null) {
         throw validationError('is_default', 'Only a verified domain can be the default domain');
       }
+      const recorded: RecordedChange[] = [];
       if (body.is_default === true && !current.is_default) {
-        await db
+        // The previous default stops being it: a change of that domain too.
+        const previous = await db
+          .selectFrom('domain')
+          .select(DOMAIN_COLUMNS)
+          .where('account_id', '=', accountId)
+          .where('is_default', '=', true)
+          .forUpdate()
+          .execute();
+        const unset = await db
           .updateTable('domain')
           .set({ is_default: false })
           .where('account_id', '=', accountId)
           .where('is_default', '=', true)
+          .returning(DOMAIN_COLUMNS)
           .execute();
+        for (const after of unset) {
+          const before = previous.find((domain) => domain.id === after.id);
+          recorded.push({ type: 'domain.updated', data: toDomain(after), ...(before ? { before: toDomain(before) } : {}) });
+        }
       }
-      return db
+      const updated = await db
         .updateTable('domain')
         .set({
           ...(root === undefined ? {} : { root_redirect_url: root }),
@@ -130,6 +150,9 @@ export class DomainService {
         .where('id', '=', current.id)
         .returning(DOMAIN_COLUMNS)
         .executeTakeFirstOrThrow();
+      recorded.push({ type: 'domain.updated', data: toDomain(updated), before: toDomain(current) });
+      await recordChanges(this.#changes, db, accountId, recorded);
+      return updated;
     });
     return toDomain(row);
   }
@@ -152,6 +175,7 @@ export class DomainService {
         );
       }
       await db.deleteFrom('domain').where('id', '=', domain.id).execute();
+      await recordChange(this.#changes, db, accountId, 'domain.deleted', toDomain(domain));
     });
   }
 
@@ -225,9 +249,7 @@ export class DomainService {
       const verified = await update
         .set({ verified_at: domain.verified_at ?? at, record_missing_since: null, last_checked_at: at, last_check_error: null })
         .executeTakeFirstOrThrow();
-      // It starts serving now (a new domain, or a stopped one whose record came back): recorded in this
-      // transaction, so the webhooks hear of it once it commits, and never of one rolled back.
-      if (domain.verified_at === null) await this.#recordVerified(db, verified);
+      await this.#recordCheck(db, domain, verified);
       return verified;
     }
     const error = describeMiss(verificationRecordName(domain.name), expected, answer);
@@ -236,15 +258,26 @@ export class DomainService {
     }
     const since = domain.record_missing_since ?? at;
     const stop = domain.verified_at !== null && now - since.getTime() >= GRACE_MS;
-    return update
+    const checked = await update
       .set({ last_checked_at: at, last_check_error: error, record_missing_since: since, ...(stop ? { verified_at: null } : {}) })
       .executeTakeFirstOrThrow();
+    await this.#recordCheck(db, domain, checked);
+    return checked;
   }
 
-  async #recordVerified(db: Db, domain: DomainRow): Promise<void> {
-    const log = await this.#changes.open(db, domain.account_id);
-    log.add('domain.verified', toDomain(domain));
-    await log.flush();
+  /**
+   * What a look-up changed, recorded in its transaction, so the webhooks and the audit log hear of
+   * it once it commits and never of one rolled back: `domain.verified` when it starts serving (a new
+   * domain, or a stopped one whose record came back), `domain.updated` when its status changes
+   * otherwise (its record went missing, came back within the grace, or it stopped). A look-up that
+   * changes only when it was made is no change anyone asked for: the hourly re-check records nothing.
+   */
+  async #recordCheck(db: Db, before: DomainRow, after: DomainRow): Promise<void> {
+    if (before.verified_at === null && after.verified_at !== null) {
+      await recordChange(this.#changes, db, after.account_id, 'domain.verified', toDomain(after), toDomain(before));
+    } else if (statusOf(before).status !== statusOf(after).status) {
+      await recordChange(this.#changes, db, after.account_id, 'domain.updated', toDomain(after), toDomain(before));
+    }
   }
 
   /** Runs a change of domains, then reloads this process's directory before answering (other processes hear it announced). */

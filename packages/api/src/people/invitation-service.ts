@@ -5,10 +5,13 @@ import { sql } from 'kysely';
 import type { Caller } from '../accounts/caller.ts';
 import { type Db, inTransaction, reader } from '../database/database.ts';
 import { AppError, validationError } from '../errors.ts';
+import { Changes } from '../events/change-log.ts';
+import { recordChange, recordChanges } from '../events/record-change.ts';
 import { checkedEmail } from './emails.ts';
 import { invitationEmail } from './invitation-email.ts';
 import { hasExpired, hashOneTimeToken, invitationExpiresAt, isOneTimeTokenShaped, newOneTimeToken } from './invitation-token.ts';
 import type { Mailer } from './mailer.ts';
+import { actingAsPerson, addMember } from './member-service.ts';
 import { aRole, type Role, roleAtLeast } from './roles.ts';
 import type { WebExchange } from './sign-in-attempts.ts';
 import type { SignInService } from './sign-in-service.ts';
@@ -26,6 +29,8 @@ export interface InvitationSettings {
   mailer?: Mailer | undefined;
   /** Whether a person has two-factor sign-in on: they accept signed in, never with a password alone. */
   secondFactorOn?: (userId: string) => Promise<boolean>;
+  /** Where each invitation made, revoked or accepted is recorded, in its transaction (events/change-log.ts). */
+  changes?: Changes;
 }
 
 /**
@@ -56,12 +61,14 @@ export class InvitationService {
   readonly #users: UserService;
   readonly #signIn: SignInService;
   readonly #settings: InvitationSettings;
+  readonly #changes: Changes;
 
   constructor(orm: Orm, users: UserService, signIn: SignInService, settings: InvitationSettings) {
     this.#orm = orm;
     this.#users = users;
     this.#signIn = signIn;
     this.#settings = settings;
+    this.#changes = settings.changes ?? new Changes();
   }
 
   /** Whether links are mailed as well as shown (SMTP_URL is set). */
@@ -82,7 +89,7 @@ export class InvitationService {
     const { token, hash } = newOneTimeToken();
     const id = `inv_${randomBytes(12).toString('base64url')}`;
     const expiresAt = invitationExpiresAt();
-    const workspace = await inTransaction(this.#orm, async (db) => {
+    const { workspace, invitation } = await inTransaction(this.#orm, async (db) => {
       const member = await db
         .selectFrom('membership')
         .innerJoin('app_user', 'app_user.id', 'membership.user_id')
@@ -91,15 +98,17 @@ export class InvitationService {
         .where(sql<string>`lower(app_user.email)`, '=', address.toLowerCase())
         .executeTakeFirst();
       if (member) throw new AppError('ALREADY_MEMBER', `${member.email} is a member of this workspace already`, 'email');
-      await db
+      const replaced = await db
         .updateTable('invitation')
         .set({ revoked_at: new Date() })
         .where('account_id', '=', caller.accountId)
         .where(sql<string>`lower(email)`, '=', address.toLowerCase())
         .where('accepted_at', 'is', null)
         .where('revoked_at', 'is', null)
+        // One that had expired was no longer pending: its revocation changes nothing anyone sees.
+        .returning(['id', sql<boolean>`expires_at > now()`.as('pending')])
         .execute();
-      await db
+      const created = await db
         .insertInto('invitation')
         .values({
           id,
@@ -110,36 +119,35 @@ export class InvitationService {
           invited_by_user_id: caller.user?.id ?? null,
           expires_at: expiresAt,
         })
-        .execute();
+        .returning('created_at')
+        .executeTakeFirstOrThrow();
+      const invitation: InvitationView = {
+        id,
+        email: address,
+        role,
+        invited_by: caller.user?.email ?? null,
+        created_at: created.created_at.getTime(),
+        expires_at: expiresAt.getTime(),
+      };
+      const revoked = await invitationViews(
+        db,
+        replaced.filter((row) => row.pending).map((row) => row.id),
+      );
+      await recordChanges(this.#changes, db, caller.accountId, [
+        ...revoked.map((view) => ({ type: 'invitation.revoked', data: view })),
+        { type: 'invitation.created', data: invitation },
+      ]);
       const account = await db.selectFrom('account').select('name').where('id', '=', caller.accountId).executeTakeFirstOrThrow();
-      return account.name;
+      return { workspace: account.name, invitation };
     });
     const url = invitationUrl(this.#settings.dashboardUrl, token);
-    const invitation: InvitationView = {
-      id,
-      email: address,
-      role,
-      invited_by: caller.user?.email ?? null,
-      created_at: Date.now(),
-      expires_at: expiresAt.getTime(),
-    };
     const mailed = await this.#mail(address, url, expiresAt, role, workspace, caller);
     return { invitation, url, ...mailed };
   }
 
   /** The workspace's pending invitations (not accepted, revoked or expired), newest first. */
   async listPending(accountId: string): Promise<InvitationView[]> {
-    const rows = await reader(this.#orm)
-      .selectFrom('invitation')
-      .leftJoin('app_user', 'app_user.id', 'invitation.invited_by_user_id')
-      .select([
-        'invitation.id',
-        'invitation.email',
-        'invitation.role',
-        'invitation.created_at',
-        'invitation.expires_at',
-        'app_user.email as invited_by',
-      ])
+    const rows = await invitationViewQuery(reader(this.#orm))
       .where('invitation.account_id', '=', accountId)
       .where('invitation.accepted_at', 'is', null)
       .where('invitation.revoked_at', 'is', null)
@@ -147,14 +155,7 @@ export class InvitationService {
       .orderBy('invitation.created_at', 'desc')
       .orderBy('invitation.id')
       .execute();
-    return rows.map((row) => ({
-      id: row.id,
-      email: row.email,
-      role: row.role as Role,
-      invited_by: row.invited_by,
-      created_at: row.created_at.getTime(),
-      expires_at: row.expires_at.getTime(),
-    }));
+    return rows.map(toInvitationView);
   }
 
   /**
@@ -176,7 +177,9 @@ export class InvitationService {
       if (!roleAtLeast(caller.role, row.role as Role)) {
         throw new AppError('FORBIDDEN', `${capitalised(aRole(caller.role))} cannot revoke an invitation to ${aRole(row.role as Role)}`);
       }
+      const [invitation] = await invitationViews(db, [id]);
       await db.updateTable('invitation').set({ revoked_at: new Date() }).where('id', '=', id).execute();
+      if (invitation) await recordChange(this.#changes, db, caller.accountId, 'invitation.revoked', invitation);
     });
   }
 
@@ -254,12 +257,14 @@ export class InvitationService {
         }
       }
       await db.updateTable('invitation').set({ accepted_by_user_id: id }).where('id', '=', offer.id).execute();
-      // Someone who is a member already keeps the role they have: an invitation never changes it.
-      await db
-        .insertInto('membership')
-        .values({ user_id: id, account_id: claimed.account_id, role: claimed.role })
-        .onConflict((c) => c.doNothing())
-        .execute();
+      const [invitation] = await invitationViews(db, [offer.id]);
+      // Recorded as the person who accepts (no caller stands for them yet), from where they accept.
+      await actingAsPerson({ id, email: claimed.email }, web.address, async () => {
+        if (invitation) await recordChange(this.#changes, db, claimed.account_id, 'invitation.accepted', invitation);
+        // Someone who is a member already keeps the role they have: an invitation never changes it
+        // (and no member is recorded as added).
+        await addMember(this.#changes, db, claimed.account_id, id, claimed.role as Role);
+      });
       return id;
     });
     return this.#signIn.startSessionFor(web, previous, userId, offer.account_id);
@@ -329,6 +334,46 @@ export class InvitationService {
       return { email: 'failed', email_error: (error as Error).message };
     }
   }
+}
+
+/** Invitations as the API shows them (never their token, nor its hash). */
+function invitationViewQuery(db: Db) {
+  return db
+    .selectFrom('invitation')
+    .leftJoin('app_user', 'app_user.id', 'invitation.invited_by_user_id')
+    .select([
+      'invitation.id',
+      'invitation.email',
+      'invitation.role',
+      'invitation.created_at',
+      'invitation.expires_at',
+      'app_user.email as invited_by',
+    ]);
+}
+
+function toInvitationView(row: {
+  id: string;
+  email: string;
+  role: string;
+  invited_by: string | null;
+  created_at: Date;
+  expires_at: Date;
+}): InvitationView {
+  return {
+    id: row.id,
+    email: row.email,
+    role: row.role as Role,
+    invited_by: row.invited_by,
+    created_at: row.created_at.getTime(),
+    expires_at: row.expires_at.getTime(),
+  };
+}
+
+/** The invitations `ids` as the API shows them, read in `db` (for the change log). */
+async function invitationViews(db: Db, ids: readonly string[]): Promise<InvitationView[]> {
+  if (ids.length === 0) return [];
+  const rows = await invitationViewQuery(db).where('invitation.id', 'in', ids).orderBy('invitation.id').execute();
+  return rows.map(toInvitationView);
 }
 
 /** The error of an invitation that can no longer be accepted, or undefined for a live one. */

@@ -3,6 +3,8 @@ import type { Orm } from '@shortlinks/db';
 import { sql } from 'kysely';
 import { inTransaction, reader, storable } from '../database/database.ts';
 import { AppError } from '../errors.ts';
+import { Changes } from '../events/change-log.ts';
+import { actingAsPerson, addMember } from './member-service.ts';
 import type { UserService } from './user-service.ts';
 
 /** How long a link made for the first owner (printed at start) can be used. */
@@ -36,10 +38,13 @@ const hashToken = (token: string) => createHash('sha256').update(token).digest('
 export class PasswordLinkService {
   readonly #orm: Orm;
   readonly #users: UserService;
+  /** Where the first owner joining is recorded (`member.added`), in its transaction. */
+  readonly #changes: Changes;
 
-  constructor(orm: Orm, users: UserService) {
+  constructor(orm: Orm, users: UserService, changes = new Changes()) {
     this.#orm = orm;
     this.#users = users;
+    this.#changes = changes;
   }
 
   /** A link that creates the first owner of workspace `accountId`. */
@@ -74,7 +79,12 @@ export class PasswordLinkService {
    * person's password is set (ending their sessions). The person's id and the workspace to start
    * a session in.
    */
-  async use(token: string, password: string, email: string | undefined): Promise<{ userId: string; accountId: string | null }> {
+  async use(
+    token: string,
+    password: string,
+    email: string | undefined,
+    address: string | null = null,
+  ): Promise<{ userId: string; accountId: string | null }> {
     return inTransaction(this.#orm, async (db) => {
       const row = await this.#live(token, db);
       // Used at most once, even by two requests at the same moment.
@@ -90,7 +100,9 @@ export class PasswordLinkService {
         if (email === undefined) throw new AppError('VALIDATION_ERROR', 'Enter your email', 'email');
         if (!row.account_id) throw new AppError('ONE_TIME_LINK_INVALID');
         const user = await this.#users.create(email, password, db);
-        await db.insertInto('membership').values({ user_id: user.id, account_id: row.account_id, role: 'owner' }).execute();
+        const workspace = row.account_id;
+        // Recorded as the new owner (`member.added`), from where they used the link.
+        await actingAsPerson(user, address, () => addMember(this.#changes, db, workspace, user.id, 'owner'));
         return { userId: user.id, accountId: row.account_id };
       }
       if (!row.user_id) throw new AppError('ONE_TIME_LINK_INVALID');

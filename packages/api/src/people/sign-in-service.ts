@@ -43,7 +43,7 @@ export class SignInService {
 
   /** Uses a one-time link (first owner, or a new password) and signs its person in. */
   async usePasswordLink(web: WebExchange, previous: Caller | null, token: string, password: string, email?: string): Promise<Me> {
-    const { userId, accountId } = await this.#links.use(token, password, email);
+    const { userId, accountId } = await this.#links.use(token, password, email, web.address);
     return this.#startSession(web, previous, userId, accountId ?? undefined);
   }
 

@@ -3,6 +3,7 @@ import type { Orm } from '@shortlinks/db';
 import { sql } from 'kysely';
 import type { Caller } from '../accounts/caller.ts';
 import { inTransaction } from '../database/database.ts';
+import { actingAsPerson, type MemberService } from './member-service.ts';
 import type { Role } from './roles.ts';
 import type { WebExchange } from './sign-in-attempts.ts';
 import type { SignInService } from './sign-in-service.ts';
@@ -39,12 +40,15 @@ export class SsoService {
   readonly #orm: Orm;
   readonly #signIn: SignInService;
   readonly #settings: SsoSettings;
+  /** Adds the people who join, each recorded as `member.added` (events/change-log.ts). */
+  readonly #members: Pick<MemberService, 'add'>;
   readonly #discovered = new Map<string, Promise<SingleSignOn>>();
 
-  constructor(orm: Orm, signIn: SignInService, settings: SsoSettings) {
+  constructor(orm: Orm, signIn: SignInService, settings: SsoSettings, members: Pick<MemberService, 'add'>) {
     this.#orm = orm;
     this.#signIn = signIn;
     this.#settings = settings;
+    this.#members = members;
   }
 
   /** The provider's page to send the browser to, and the pending values for the cookie. */
@@ -64,11 +68,11 @@ export class SsoService {
     const pending = decodePendingSignIn(cookie);
     if (!pending) throw new SingleSignOnRefused('state_mismatch', 'The sign-in expired or was started elsewhere; start it again');
     const identity = await (await this.#client(redirectUri)).finishSignIn(callbackUrl, pending);
-    const userId = await this.#person(identity);
+    const userId = await this.#person(identity, web.address);
     return this.#signIn.startSessionFor(web, previous, userId, this.#settings.workspaceId);
   }
 
-  async #person(identity: SingleSignOnIdentity): Promise<string> {
+  async #person(identity: SingleSignOnIdentity, address: string): Promise<string> {
     return inTransaction(this.#orm, async (db) => {
       const linked = await db
         .selectFrom('sso_identity')
@@ -94,11 +98,9 @@ export class SsoService {
         await db.insertInto('sso_identity').values({ issuer: identity.issuer, subject: identity.subject, user_id: userId }).execute();
       }
       // Just in time: the operator's workspace and role, unless they are a member there already.
-      await db
-        .insertInto('membership')
-        .values({ user_id: userId, account_id: this.#settings.workspaceId, role: this.#settings.role })
-        .onConflict((c) => c.doNothing())
-        .execute();
+      // Recorded as the person who joins (`member.added`), from where they signed in.
+      const person = { id: userId, email: identity.email };
+      await actingAsPerson(person, address, () => this.#members.add(this.#settings.workspaceId, person.id, this.#settings.role, db));
       return userId;
     });
   }

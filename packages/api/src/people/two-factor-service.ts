@@ -4,8 +4,11 @@ import { sql } from 'kysely';
 import type { Caller } from '../accounts/caller.ts';
 import { type Db, inTransaction, reader, storable } from '../database/database.ts';
 import { AppError, validationError } from '../errors.ts';
+import { Changes } from '../events/change-log.ts';
+import { recordChange } from '../events/record-change.ts';
 import { hashOneTimeToken, newOneTimeToken } from './invitation-token.ts';
 import { KeyTwoFactorRule } from './key-two-factor-rule.ts';
+import { workspaceRecord } from './member-service.ts';
 import { passwordMatches, verifyAgainstDummy } from './passwords.ts';
 import type { WebExchange } from './sign-in-attempts.ts';
 import { consumeRecoveryCode, generateRecoveryCodes, newTotpSecret, totpEnrolment, verifyTotpCode } from './two-factor.ts';
@@ -45,11 +48,14 @@ export class TwoFactorService {
   readonly #orm: Orm;
   readonly #changed: (accountId: string) => void;
   readonly #keyRule: KeyTwoFactorRule;
+  /** Where the workspace's requirement changing is recorded (`workspace.updated`), in its transaction. */
+  readonly #changes: Changes;
 
-  constructor(orm: Orm, changed: (accountId: string) => void) {
+  constructor(orm: Orm, changed: (accountId: string) => void, changes = new Changes()) {
     this.#orm = orm;
     this.#changed = changed;
     this.#keyRule = new KeyTwoFactorRule(orm);
+    this.#changes = changes;
   }
 
   async status(userId: string): Promise<TwoFactorStatus> {
@@ -251,8 +257,10 @@ export class TwoFactorService {
   /** The owner requires (or stops requiring) two-factor of everyone working in the workspace; announced at once. */
   async setRequired(accountId: string, required: boolean): Promise<void> {
     await inTransaction(this.#orm, async (db) => {
+      const before = await workspaceRecord(db, accountId);
       await db.updateTable('account').set({ require_two_factor: required }).where('id', '=', accountId).execute();
       await announceCallerChange(db, accountId);
+      await recordChange(this.#changes, db, accountId, 'workspace.updated', { ...before, require_two_factor: required }, before);
     });
     this.#changed(accountId);
   }

@@ -44,5 +44,5 @@ export const connectRouter = {
   claim: publicProcedure({ openapi: connect('claim'), success: 200, role: 'anyone', scope: 'anyone', errors: ['VALIDATION_ERROR'] })
     .input(ConnectClaimBodySchema)
     .output(ConnectClaimSchema)
-    .mutation(({ ctx, input }) => ctx.services.connect.claim(input.verifier)),
+    .mutation(({ ctx, input }) => ctx.services.connect.claim(input.verifier, ctx.ip ?? null)),
 } satisfies TRPCRouterRecord;

@@ -2,6 +2,7 @@ import type { Orm } from '@shortlinks/db';
 import { Logger, type Runner, run, runMigrations } from 'graphile-worker';
 import { sql } from 'kysely';
 import { reader } from '../database/database.ts';
+import { Changes } from '../events/change-log.ts';
 import { DELIVERY_TASK, enqueueDelivery, WebhookSender } from './webhook-sender.ts';
 import type { WebhookSettings } from './webhook-settings.ts';
 
@@ -27,10 +28,11 @@ export class WebhookQueue {
   #sweeper: NodeJS.Timeout | undefined;
   #sweeping: Promise<void> | undefined;
 
-  constructor(orm: Orm, settings: WebhookSettings) {
+  /** `changes`: where a webhook the sender disables is recorded (events/change-log.ts). */
+  constructor(orm: Orm, settings: WebhookSettings, changes = new Changes()) {
     this.#orm = orm;
     this.#settings = settings;
-    this.#sender = new WebhookSender(orm, settings);
+    this.#sender = new WebhookSender(orm, settings, changes);
   }
 
   /** Installs the queue's schema when missing and starts sending; `warn` hears of the queue's problems. */

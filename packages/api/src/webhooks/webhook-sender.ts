@@ -1,9 +1,12 @@
 import type { Orm } from '@shortlinks/db';
 import { sql } from 'kysely';
 import { type Db, inTransaction } from '../database/database.ts';
+import { Changes } from '../events/change-log.ts';
+import { recordChange } from '../events/record-change.ts';
 import { type PostOutcome, postWebhook } from './webhook-post.ts';
 import { signatureHeader } from './webhook-secret.ts';
 import { DELIVERY_RULES, type WebhookSettings } from './webhook-settings.ts';
+import { toWebhook, WEBHOOK_COLUMNS, type WebhookRow } from './webhook-view.ts';
 
 /** The queue's job of one delivery, by the trigger of webhook_delivery and by {@link enqueueDelivery}. */
 export const DELIVERY_TASK = 'webhook_delivery';
@@ -43,10 +46,13 @@ interface Claimed {
 export class WebhookSender {
   readonly #orm: Orm;
   readonly #settings: WebhookSettings;
+  /** Where a webhook the sender disables is recorded (`webhook.updated`, by the server itself). */
+  readonly #changes: Changes;
 
-  constructor(orm: Orm, settings: WebhookSettings) {
+  constructor(orm: Orm, settings: WebhookSettings, changes = new Changes()) {
     this.#orm = orm;
     this.#settings = settings;
+    this.#changes = changes;
   }
 
   /**
@@ -161,7 +167,7 @@ export class WebhookSender {
           .where('consecutive_failures', '>', 0)
           .execute();
       } else if (gone) {
-        await disable(db, claimed.webhook_id, `The receiver answered 410 Gone on ${new Date().toISOString()}`);
+        await disable(db, this.#changes, claimed.webhook_id, `The receiver answered 410 Gone on ${new Date().toISOString()}`);
       } else if (status === 'failed') {
         const counted = await db
           .updateTable('webhook')
@@ -172,6 +178,7 @@ export class WebhookSender {
         if (counted && counted.consecutive_failures >= DELIVERY_RULES.failuresToDisable) {
           await disable(
             db,
+            this.#changes,
             claimed.webhook_id,
             `${counted.consecutive_failures} deliveries in a row failed (the last on ${new Date().toISOString()})`,
           );
@@ -181,11 +188,20 @@ export class WebhookSender {
   }
 }
 
-async function disable(db: Db, webhookId: string, reason: string): Promise<void> {
-  await db
+/** Disables a webhook that is enabled, recorded as `webhook.updated` (its row is locked by the caller). */
+async function disable(db: Db, changes: Changes, webhookId: string, reason: string): Promise<void> {
+  const before = await db
+    .selectFrom('webhook')
+    .select([...WEBHOOK_COLUMNS, 'account_id'])
+    .where('id', '=', webhookId)
+    .where('enabled', '=', true)
+    .executeTakeFirst();
+  if (!before) return;
+  const after = await db
     .updateTable('webhook')
     .set({ enabled: false, disabled_reason: reason, updated_at: new Date() })
     .where('id', '=', webhookId)
-    .where('enabled', '=', true)
-    .execute();
+    .returning(WEBHOOK_COLUMNS)
+    .executeTakeFirstOrThrow();
+  await recordChange(changes, db, before.account_id, 'webhook.updated', toWebhook(after as WebhookRow), toWebhook(before as WebhookRow));
 }

@@ -16,14 +16,16 @@ import type { Orm } from '@shortlinks/db';
 import { sql } from 'kysely';
 import { type Db, inTransaction, reader } from '../database/database.ts';
 import { AppError, validationError } from '../errors.ts';
+import { Changes } from '../events/change-log.ts';
+import { recordChange } from '../events/record-change.ts';
 import { newId } from '../ids.ts';
 import { writeEvents } from './webhook-outbox.ts';
 import { newWebhookSecret } from './webhook-secret.ts';
 import { enqueueDelivery } from './webhook-sender.ts';
 import { DELIVERY_RULES, type WebhookSettings } from './webhook-settings.ts';
 import { webhookUrlProblem } from './webhook-target.ts';
+import { toWebhook, WEBHOOK_COLUMNS, type WebhookRow } from './webhook-view.ts';
 
-const WEBHOOK_COLUMNS = ['id', 'url', 'events', 'description', 'enabled', 'disabled_reason', 'created_at'] as const;
 const DELIVERY_COLUMNS = [
   'id',
   'event_id',
@@ -36,15 +38,6 @@ const DELIVERY_COLUMNS = [
   'created_at',
 ] as const;
 
-type WebhookRow = {
-  id: string;
-  url: string;
-  events: string[];
-  description: string | null;
-  enabled: boolean;
-  disabled_reason: string | null;
-  created_at: Date;
-};
 type DeliveryRow = {
   id: string;
   event_id: string;
@@ -62,11 +55,14 @@ export class WebhookService {
   readonly #orm: Orm;
   readonly #shortDomainHost: string;
   readonly #settings: WebhookSettings;
+  /** Where each change of a webhook is recorded, in its transaction (events/change-log.ts): never its secret. */
+  readonly #changes: Changes;
 
-  constructor(orm: Orm, shortDomainHost: string, settings: WebhookSettings) {
+  constructor(orm: Orm, shortDomainHost: string, settings: WebhookSettings, changes = new Changes()) {
     this.#orm = orm;
     this.#shortDomainHost = shortDomainHost;
     this.#settings = settings;
+    this.#changes = changes;
   }
 
   async create(accountId: string, body: CreateWebhookBody): Promise<WebhookWithSecret> {
@@ -94,7 +90,9 @@ export class WebhookService {
         } as never)
         .returning(WEBHOOK_COLUMNS)
         .executeTakeFirstOrThrow();
-      return { ...toWebhook(row as WebhookRow), secret };
+      const webhook = toWebhook(row as WebhookRow);
+      await recordChange(this.#changes, db, accountId, 'webhook.created', webhook);
+      return { ...webhook, secret };
     });
   }
 
@@ -137,17 +135,23 @@ export class WebhookService {
           where webhook_id = ${id} and status = 'pending' returning id`.execute(db);
         for (const delivery of rows) await enqueueDelivery(db, delivery.id);
       }
-      return toWebhook(row as WebhookRow);
+      const updated = toWebhook(row as WebhookRow);
+      await recordChange(this.#changes, db, accountId, 'webhook.updated', updated, toWebhook(current));
+      return updated;
     });
   }
 
   async delete(accountId: string, id: string): Promise<void> {
-    const deleted = await reader(this.#orm)
-      .deleteFrom('webhook')
-      .where('account_id', '=', accountId)
-      .where('id', '=', id)
-      .executeTakeFirst();
-    if (deleted.numDeletedRows === 0n) throw new AppError('WEBHOOK_NOT_FOUND');
+    await inTransaction(this.#orm, async (db) => {
+      const deleted = await db
+        .deleteFrom('webhook')
+        .where('account_id', '=', accountId)
+        .where('id', '=', id)
+        .returning(WEBHOOK_COLUMNS)
+        .executeTakeFirst();
+      if (!deleted) throw new AppError('WEBHOOK_NOT_FOUND');
+      await recordChange(this.#changes, db, accountId, 'webhook.deleted', toWebhook(deleted as WebhookRow));
+    });
   }
 
   /** A new secret; the previous one keeps signing too for 24 hours, so receivers can switch in their time. */
@@ -160,7 +164,10 @@ export class WebhookService {
           secret = ${secret}, updated_at = clock_timestamp()
         where id = ${id}
         returning id, url, events, description, enabled, disabled_reason, created_at`.execute(db);
-      return { ...toWebhook(row.rows[0] as WebhookRow), secret };
+      const webhook = toWebhook(row.rows[0] as WebhookRow);
+      // Recorded without the secret, old or new: the action says what happened.
+      await recordChange(this.#changes, db, accountId, 'webhook.secret_rotated', webhook);
+      return { ...webhook, secret };
     });
   }
 
@@ -269,18 +276,6 @@ export class WebhookService {
     if (!row) throw new AppError('WEBHOOK_NOT_FOUND');
     return row as WebhookRow;
   }
-}
-
-function toWebhook(row: WebhookRow): Webhook {
-  return {
-    id: row.id,
-    url: row.url,
-    events: row.events,
-    description: row.description,
-    enabled: row.enabled,
-    disabled_reason: row.disabled_reason,
-    created_at: new Date(row.created_at).getTime(),
-  };
 }
 
 function toDelivery(row: DeliveryRow): WebhookDelivery {
