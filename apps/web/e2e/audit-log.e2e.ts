@@ -2,7 +2,7 @@ import { createAccount, type TestAccount, type TestServer } from '@shortlinks/te
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { type DashboardBrowser, launchDashboardBrowser, type PageWatch, screenshotAll } from './browser.ts';
-import { picture } from './layout.ts';
+import { picture, sidewaysScroll, VIEWPORTS } from './layout.ts';
 import { startTestServer } from './test-server.ts';
 
 /*
@@ -173,6 +173,10 @@ describe('the audit log page', () => {
 
     // docs/dashboard-audit-log.png (with UPDATE_SCREENSHOTS=1).
     await picture(admin, 'audit-log', { fullPage: true });
+    // On a phone the table scrolls inside its box; the page never scrolls sideways.
+    await admin.setViewportSize(VIEWPORTS.phone);
+    expect(await sidewaysScroll(admin)).toBe(0);
+    await admin.setViewportSize(VIEWPORTS.desktop);
   });
 
   test('filters by action, actor and resource id live in the address and survive a reload', async () => {
@@ -252,6 +256,9 @@ describe('the audit log page', () => {
     // docs/dashboard-link-history.png (with UPDATE_SCREENSHOTS=1).
     await admin.getByRole('heading', { name: 'History' }).scrollIntoViewIfNeeded();
     await picture(admin, 'link-history');
+    await admin.setViewportSize(VIEWPORTS.phone);
+    expect(await sidewaysScroll(admin)).toBe(0);
+    await admin.setViewportSize(VIEWPORTS.desktop);
   });
 });
 
