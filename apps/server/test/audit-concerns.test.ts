@@ -1,10 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { LIMITS } from '@shortlinks/contract';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type StoredEntry, storedEntries } from './audit.ts';
+import type { StoredEntry } from './audit.ts';
 import { startDnsServer, type TestDnsServer } from './dns-server.ts';
 import { createAccount, startTestServer, type TestAccount, type TestServer } from './harness.ts';
 import { addPerson, Browser, PASSWORD } from './people.ts';
+import { waitFor } from './processes.ts';
+import { WebhookReceiver } from './webhook-receiver.ts';
 
 /*
  * The audit log of keys, members, invitations, domains, webhooks and the workspace (issue #27,
@@ -15,24 +17,46 @@ import { addPerson, Browser, PASSWORD } from './people.ts';
 
 let dns: TestDnsServer;
 let server: TestServer;
+let receiver: WebhookReceiver;
 
 beforeAll(async () => {
   dns = await startDnsServer();
-  server = await startTestServer({ dnsServers: [dns.address] });
+  // A loopback receiver, for the webhook the sender disables.
+  server = await startTestServer({ dnsServers: [dns.address], webhooks: { allowPrivateTargets: true } });
+  receiver = await new WebhookReceiver().start();
 });
 afterAll(async () => {
   await server?.close();
+  await receiver?.stop();
   await dns?.close();
 });
 
-/** The workspace's entries, oldest first. */
+/** The workspace's operator key (every scope, owner), which reads its audit log, by workspace id. */
+const readers = new Map<string, TestAccount>();
+
+/** Makes a workspace whose audit log the tests read. */
+async function newWorkspace(name: string): Promise<TestAccount> {
+  const workspace = await createAccount(server, { name, plan: 'unlimited' });
+  readers.set(workspace.account.id, workspace);
+  return workspace;
+}
+
+/** The workspace's entries through GET /api/v1/audit-log, every page, oldest first. */
 async function entries(accountId: string): Promise<StoredEntry[]> {
-  return (await storedEntries(server, accountId)).reverse();
+  const reader = readers.get(accountId) as TestAccount;
+  const all: StoredEntry[] = [];
+  for (let page = 1; ; page++) {
+    const answer = await reader.call('GET', `/audit-log?per_page=100&page=${page}`);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    all.push(...answer.body.entries);
+    if (all.length >= answer.body.total || answer.body.entries.length === 0) break;
+  }
+  return all.reverse();
 }
 
 /** Runs `work`, then answers the entries it left in the workspace, oldest first. */
 async function entriesOf(accountId: string, work: () => Promise<unknown>): Promise<StoredEntry[]> {
-  const before = new Set((await storedEntries(server, accountId)).map((entry) => entry.id));
+  const before = new Set((await entries(accountId)).map((entry) => entry.id));
   await work();
   return (await entries(accountId)).filter((entry) => !before.has(entry.id));
 }
@@ -52,7 +76,7 @@ type People = Record<'owner' | 'admin' | 'member' | 'viewer', { id: string; emai
 
 /** A workspace with a signed-in person of each role; its own key, made by the operator, acts as owner. */
 async function workspaceWithPeople(name: string): Promise<{ workspace: TestAccount; keyId: string; people: People }> {
-  const workspace = await createAccount(server, { name, plan: 'unlimited' });
+  const workspace = await newWorkspace(name);
   const people = {} as People;
   for (const role of ['owner', 'admin', 'member', 'viewer'] as const) {
     const email = `${role}@${name.toLowerCase()}.example`;
@@ -290,7 +314,7 @@ describe('members and the workspace', () => {
   });
 
   test('the first owner, through their setup link: member.added by them', async () => {
-    const fresh = await createAccount(server, { name: 'Fresh' });
+    const fresh = await newWorkspace('Fresh');
     const token = await server.services.passwordLinks.issueSetup(fresh.account.id);
     const browser = new Browser(server);
     const recorded = await entriesOf(fresh.account.id, async () => {
@@ -370,7 +394,7 @@ describe('invitations', () => {
 
 describe('domains', () => {
   test('added, made default, verified, deleted: each an entry with what changed; refused ones leave none', async () => {
-    const workspace = await createAccount(server, { name: 'Domains', plan: 'unlimited' });
+    const workspace = await newWorkspace('Domains');
     const [key] = await server.services.apiKeys.list(workspace.account.id);
     let first: { id: string; verification: { name: string; value: string } } = undefined as never;
     let second: typeof first = undefined as never;
@@ -426,7 +450,7 @@ describe('domains', () => {
   });
 
   test('the re-check: a record gone is the server’s domain.updated; one still there leaves no entry', async () => {
-    const workspace = await createAccount(server, { name: 'Rechecked', plan: 'unlimited' });
+    const workspace = await newWorkspace('Rechecked');
     const domain = (await workspace.call('POST', '/domains', { name: 'go.rechecked.example' })).body;
     dns.txt.set(domain.verification.name, [domain.verification.value]);
     expect((await workspace.call('POST', `/domains/${domain.id}/verify`)).body.verified).toBe(true);
@@ -446,7 +470,7 @@ describe('domains', () => {
   });
 
   test('DOMAIN_LIMIT_REACHED, and a key without domains.write, leave no entry', async () => {
-    const workspace = await createAccount(server, { name: 'Cap', plan: 'unlimited' });
+    const workspace = await newWorkspace('Cap');
     for (let n = 0; n < LIMITS.domainsPerWorkspace; n++) {
       expect((await workspace.call('POST', '/domains', { name: `d${n}.cap.example` })).status).toBe(201);
     }
@@ -466,7 +490,7 @@ describe('domains', () => {
 
 describe('webhooks', () => {
   test('made, disabled, rotated, deleted: each an entry, never a secret; refused ones leave none', async () => {
-    const workspace = await createAccount(server, { name: 'Hooks', plan: 'unlimited' });
+    const workspace = await newWorkspace('Hooks');
     const [key] = await server.services.apiKeys.list(workspace.account.id);
     const reader = (await workspace.call('POST', '/keys', { name: 'Reader', scopes: ['webhooks.read'] })).body.key as string;
     const secrets: string[] = [];
@@ -506,10 +530,41 @@ describe('webhooks', () => {
     expect(recorded[1]?.changes).toEqual({ enabled: { before: true, after: false }, description: { before: null, after: 'Paused' } });
     expect(recorded[2]?.changes).toEqual({});
     await expectNoSecret(workspace.account.id, secrets);
+
+    // The log's filters find a webhook's history, and what one key did.
+    const history = await workspace.call('GET', `/audit-log?resource_id=${id}`);
+    expect(history.body.entries.map((entry: StoredEntry) => entry.action)).toEqual([
+      'webhook.deleted',
+      'webhook.secret_rotated',
+      'webhook.updated',
+      'webhook.created',
+    ]);
+    const rotations = await workspace.call('GET', `/audit-log?action=webhook.secret_rotated&actor_id=${key?.id}`);
+    expect(rotations.body).toMatchObject({ total: 1, entries: [{ resource: { type: 'webhook', id } }] });
+  });
+
+  test('a receiver answering 410 Gone: the sender disables the webhook, the server’s webhook.updated', async () => {
+    const workspace = await newWorkspace('Gone');
+    receiver.status = 410;
+    const made = await workspace.call('POST', '/webhooks', { url: receiver.url, events: ['link.created'] });
+    expect(made.status).toBe(201);
+    receiver.secrets = [made.body.secret];
+    expect((await workspace.call('POST', '/links', { title: 'Sent', destination_url: 'https://example.com/gone' })).status).toBe(201);
+    const disabled = async () => (await entries(workspace.account.id)).filter((entry) => entry.action === 'webhook.updated');
+    await waitFor(async () => (await disabled()).length > 0, 20_000, 'the webhook to be disabled');
+    expect(await disabled()).toMatchObject([
+      {
+        actor: SERVER,
+        ip: null,
+        resource: { type: 'webhook', id: made.body.id },
+        changes: { enabled: { before: true, after: false }, disabled_reason: { before: null, after: expect.stringContaining('410') } },
+      },
+    ]);
+    await expectNoSecret(workspace.account.id, [made.body.secret]);
   });
 
   test('the webhook’s own entries are no webhook events: nothing is sent for them', async () => {
-    const workspace = await createAccount(server, { name: 'Quiet', plan: 'unlimited' });
+    const workspace = await newWorkspace('Quiet');
     const made = await workspace.call('POST', '/webhooks', {
       url: 'https://hooks.example.com/in',
       events: ['link.created', 'domain.verified'],
