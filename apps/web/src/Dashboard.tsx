@@ -4,11 +4,13 @@ import { type ReactNode, useMemo } from 'react';
 import { Link, Route, Switch, useRoute } from 'wouter';
 import type { Session } from './App.tsx';
 import { type AccountState, useAccount } from './account.ts';
+import { offersAuditLog, readAuditLog } from './audit/audit-calls.ts';
 import { useInAppLinks } from './in-app-links.ts';
 import { KeysPage } from './keys/KeysPage.tsx';
 import { keysCalls } from './keys/keys-calls.ts';
 import { paths } from './routes.ts';
 import { people } from './session/people-api.ts';
+import { AuditLogPage } from './views/AuditLogPage.tsx';
 import { ConnectPage } from './views/ConnectPage.tsx';
 import { DomainsPage } from './views/DomainsPage.tsx';
 import { LinkStatsPage } from './views/LinkStatsPage.tsx';
@@ -69,6 +71,7 @@ export function Dashboard({
           <NavLink href={paths.webhooks}>Webhooks</NavLink>
           {managesDomains(me) ? <NavLink href={paths.domains}>Domains</NavLink> : null}
           <NavLink href={paths.keys}>API keys</NavLink>
+          {offersAuditLog(me) ? <NavLink href={paths.audit}>Audit log</NavLink> : null}
         </nav>
         {me ? <WorkspaceSwitcher me={me} onSwitched={onPersonChanged} /> : null}
         <section className="app-usage" aria-label="Plan usage">
@@ -114,6 +117,9 @@ function Views({
   // A person makes keys with their session; a dashboard signed in with a key, with that key.
   const sessionKey = session.kind === 'key' ? session.key : undefined;
   const calls = useMemo(() => keysCalls(sessionKey === undefined ? { person: true } : { key: sessionKey }), [sessionKey]);
+  const auditLog = useMemo(() => readAuditLog(session.client), [session.client]);
+  // A link's page shows its history to those offered the audit log.
+  const history = offersAuditLog(me) ? auditLog : undefined;
   return (
     <Switch>
       {me ? (
@@ -134,7 +140,7 @@ function Views({
       <Route path={paths.links}>
         <LinksPage account={account} />
       </Route>
-      <Route path="/links/:id">{(params) => <LinkStatsPage id={params.id} account={account} />}</Route>
+      <Route path="/links/:id">{(params) => <LinkStatsPage id={params.id} account={account} history={history} />}</Route>
       <Route path={paths.tags}>
         <TagsPage account={account} />
       </Route>
@@ -153,6 +159,10 @@ function Views({
       <Route path={paths.keys}>
         {/* A key's own role is not known here (an operator's key acts as owner); the server refuses beyond it. */}
         <KeysPage calls={calls} role={me?.workspace.role ?? 'owner'} />
+      </Route>
+      {/* Open to every role: a member or a viewer who comes here reads the server's refusal (views/AuditLogPage.tsx). */}
+      <Route path={paths.audit}>
+        <AuditLogPage read={auditLog} />
       </Route>
       <Route path={paths.connect}>
         <ConnectPage me={me} />

@@ -18,6 +18,8 @@ export const paths = {
   webhooks: '/webhooks',
   domains: '/domains',
   keys: '/keys',
+  /** The audit log: `?actor_id=…&resource_id=…&action=…&page=…&per_page=…` (views/AuditLogPage.tsx). */
+  audit: '/audit',
   /** Connect: `?challenge=…&client=extension` (views/ConnectPage.tsx). */
   connect: '/connect',
 } as const;

@@ -5,6 +5,8 @@ import { QrCode } from '@shortlinks/ui/qr-code';
 import { useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import type { AccountState } from '../account.ts';
+import type { ReadAuditLog } from '../audit/audit-calls.ts';
+import { LinkHistory } from '../audit/LinkHistory.tsx';
 import { LinkDetails } from '../links/LinkDetails.tsx';
 import { useAccountTags } from '../links/useAccountTags.ts';
 import { useLink } from '../links/useLink.ts';
@@ -14,9 +16,9 @@ import { useDocumentTitle } from '../useDocumentTitle.ts';
 /**
  * A link's home (`/app/links/{id}`): what it is (short URL with Copy, destination, tags, created,
  * expiry, comments), what can be done with it (edit, delete, its QR code as PNG or SVG) and its
- * statistics. The file keeps its name from when the page held the statistics alone.
+ * statistics, and its history (the audit log's entries for it) to those who may read the audit log. The file keeps its name from when the page held the statistics alone.
  */
-export function LinkStatsPage({ id, account }: { id: string; account?: AccountState }) {
+export function LinkStatsPage({ id, account, history }: { id: string; account?: AccountState; history?: ReadAuditLog | undefined }) {
   const { client, messages, readOnly } = useShortlinks();
   const [, navigate] = useLocation();
   const { found, retry, replace } = useLink(client, id);
@@ -24,6 +26,8 @@ export function LinkStatsPage({ id, account }: { id: string; account?: AccountSt
   const [confirming, setConfirming] = useState(false);
   const [said, setSaid] = useState<string>();
   const [error, setError] = useState<string>();
+  // Bumped by each save, so the history reads the new entry.
+  const [saves, setSaves] = useState(0);
   const tags = useAccountTags(client, account, editing);
   const link = found.state === 'found' ? found.link : undefined;
   useDocumentTitle(link?.title ?? (found.state === 'not-found' ? 'Link not found' : 'Link'), 'Statistics');
@@ -99,6 +103,7 @@ export function LinkStatsPage({ id, account }: { id: string; account?: AccountSt
                   setEditing(false);
                   setSaid(words);
                   replace(saved);
+                  setSaves((n) => n + 1);
                   account?.changed();
                   // Moved to a new slug: a new link, so a new address.
                   if (saved.id !== link.id) navigate(paths.link(saved.id), { replace: true });
@@ -116,6 +121,7 @@ export function LinkStatsPage({ id, account }: { id: string; account?: AccountSt
               <QrCode url={link.short_url} size={148} />
             </section>
           </div>
+          {history ? <LinkHistory read={history} linkId={link.id} version={saves} /> : null}
           <h2 className="link-page-section">Statistics</h2>
         </>
       ) : null}
