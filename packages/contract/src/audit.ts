@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from './limits.ts';
+import { CONTROL_CHARACTER, LONE_SURROGATE } from './text-rules.ts';
 
 /**
  * The audit log (docs/accounts.md, "The audit log"): one entry per committed change to a
@@ -82,6 +83,9 @@ const idFilter = (name: string, example: string) =>
     .trim()
     .min(1, `${name} must not be empty`)
     .max(100, `${name} must be at most 100 characters`)
+    // No id holds them: refused as the other filters refuse them, rather than found nowhere.
+    .refine((value) => !CONTROL_CHARACTER.test(value), `${name} must not contain control characters`)
+    .refine((value) => !LONE_SURROGATE.test(value), `${name} must not contain half of a surrogate pair`)
     .meta({ example })
     .optional();
 
