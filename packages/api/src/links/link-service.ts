@@ -76,7 +76,7 @@ export class LinkService {
   async #writing<T>(accountId: string, lock: boolean, work: (writes: LinkWrites) => Promise<T>, mayCreateTags = true): Promise<T> {
     const { result, slugs } = await inTransaction(this.#orm, async (db) => {
       const account = lock ? await lockAccount(db, accountId) : await readAccount(db, accountId);
-      const log = await this.#changes.open(db, accountId);
+      const log = await this.#changes.open(db, accountId, account);
       const writes = new LinkWrites(db, account, this.#domains, log.wants(), mayCreateTags);
       const result = await work(writes);
       await writes.finish();
