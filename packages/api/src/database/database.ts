@@ -110,11 +110,19 @@ export async function readAccount(db: Db, accountId: string): Promise<AccountRow
   return accountQuery(db, accountId).executeTakeFirstOrThrow();
 }
 
+/** The columns of {@link AccountRow}, for a statement that locks the account as part of its work (link-insert.ts). */
+export const accountColumns = [
+  'id',
+  'plan',
+  'link_limit_override',
+  'tag_limit_override',
+  'color_cursor',
+  'live_link_count',
+  'webhook_generation',
+] as const;
+
 function accountQuery(db: Db, accountId: string) {
-  return db
-    .selectFrom('account')
-    .select(['id', 'plan', 'link_limit_override', 'tag_limit_override', 'color_cursor', 'live_link_count', 'webhook_generation'])
-    .where('id', '=', accountId);
+  return db.selectFrom('account').select(accountColumns).where('id', '=', accountId);
 }
 
 /**
