@@ -11,7 +11,7 @@ import { AppError } from '../errors.ts';
 import { Changes } from '../events/change-log.ts';
 import type { ExpiryChange } from './expiry.ts';
 import { type NewLink, newExpiry, type TaggedLink } from './link-changes.ts';
-import { insertLockingAccount, type LinkInsertedFirst, type NewLinkValues, newLinkValues } from './link-insert.ts';
+import { insertLockingAccount, insertsFirst, type LinkInsertedFirst, type NewLinkValues, newLinkValues } from './link-insert.ts';
 import { countOfMatchingLinks, pageOfMatchingLinks, withPlansForTheSearch } from './link-list-query.ts';
 import { type UnfilteredPage, unfilteredPage } from './link-page-query.ts';
 import { LinkReadCache } from './link-read-cache.ts';
@@ -134,7 +134,9 @@ export class LinkService {
   #insertedFirst(accountId: string, link: NewLink, now: number): NewLinkValues | undefined {
     if (link.slug !== undefined || link.external_id !== undefined || link.tag_ids?.length || link.tag_names?.length) return undefined;
     const domainId = this.#domains ? this.#domains.knownForNewLink(accountId, link.domain) : null;
-    return domainId === undefined ? undefined : newLinkValues(accountId, link, domainId, newExpiry(link, now));
+    if (domainId === undefined) return undefined;
+    const values = newLinkValues(accountId, link, domainId, newExpiry(link, now));
+    return insertsFirst(values) ? values : undefined;
   }
 
   /** Creates the link, or returns the live link with the same final destination (updated per the spec). */
