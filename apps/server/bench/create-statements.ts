@@ -42,7 +42,13 @@ const key = (await services.apiKeys.create(account.id)).secret;
 if (process.env.BENCH_WEBHOOK === '1') {
   await services.webhooks.create(account.id, { url: 'https://hooks.example.com/in', events: ['link.created'] });
 }
-const app = await buildServer({ orm, services, databaseUrl: cluster.url, baseUrl: 'http://127.0.0.1', logLevel: process.env.BENCH_LOG_LEVEL ?? 'silent' });
+const app = await buildServer({
+  orm,
+  services,
+  databaseUrl: cluster.url,
+  baseUrl: 'http://127.0.0.1',
+  logLevel: process.env.BENCH_LOG_LEVEL ?? 'silent',
+});
 const handwritten = await handwrittenServer(cluster.url, SHORT_DOMAIN, 10);
 const servers: FastifyInstance[] = [app, handwritten];
 for (const server of servers) await server.listen({ port: 0, host: '127.0.0.1' });
