@@ -148,7 +148,7 @@ for (let round = 1; round <= ROUNDS; round++) {
     if (result.errors > 0 || result.non2xx > 0) throw new Error(`${name}: ${result.errors} errors, ${result.non2xx} non-2xx responses`);
     results[name]?.push(result);
     console.log(
-      `round ${round} ${name.padEnd(18)} ${result.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms`,
+      `round ${round} ${name.padEnd(18)} ${result.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms  server thread busy ${((result.serverBusy ?? 0) * 100).toFixed(0)} %`,
     );
   }
   loads.push(loadavg()[0] ?? 0);

@@ -16,10 +16,20 @@ export function privateHostProblem(hostname: string): PrivateHost | undefined {
   const host = hostname.toLowerCase().replace(/\.+$/, '');
   if (host === '') return 'no-host';
   const literal = host.startsWith('[') ? host.slice(1, -1) : host;
-  if (ipaddr.isValid(literal)) return isPublicAddress(ipaddr.parse(literal)) ? undefined : 'private-address';
+  if (mayBeAddress(literal) && ipaddr.isValid(literal)) return isPublicAddress(ipaddr.parse(literal)) ? undefined : 'private-address';
   if (isPrivateName(host)) return 'private-name';
   if (!host.includes('.')) return 'single-label';
   return undefined;
+}
+
+/**
+ * Whether ipaddr.js could read the text as an address: IPv6 has a colon (a zone id after `%` may
+ * then hold anything), and IPv4 in every spelling it reads is digits, dots and hexadecimal (`0x`).
+ * Asking it of every name costs more than the rest of a destination's checks together
+ * (docs/performance.md, "Creates"), and almost every destination is a name.
+ */
+function mayBeAddress(text: string): boolean {
+  return text.includes(':') || /^[0-9a-fx.]*$/.test(text);
 }
 
 function isPublicAddress(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {

@@ -110,12 +110,24 @@ export async function readAccount(db: Db, accountId: string): Promise<AccountRow
   return accountQuery(db, accountId).executeTakeFirstOrThrow();
 }
 
+/** The columns of {@link AccountRow}, for a statement that locks the account as part of its work (link-insert.ts). */
+export const accountColumns = [
+  'id',
+  'plan',
+  'link_limit_override',
+  'tag_limit_override',
+  'color_cursor',
+  'live_link_count',
+  'webhook_generation',
+] as const;
+
 function accountQuery(db: Db, accountId: string) {
-  return db
-    .selectFrom('account')
-    .select(['id', 'plan', 'link_limit_override', 'tag_limit_override', 'color_cursor', 'live_link_count'])
-    .where('id', '=', accountId);
+  return db.selectFrom('account').select(accountColumns).where('id', '=', accountId);
 }
 
-/** What the limits (with the live links its triggers count) and the tag colour rotation read of an account. */
+/**
+ * What the limits (with the live links its triggers count) and the tag colour rotation read of an
+ * account, and its webhook generation, by which the webhooks' outbox knows without a query that
+ * the account has no enabled webhook (webhook-outbox.ts).
+ */
 export type AccountRow = Awaited<ReturnType<ReturnType<typeof accountQuery>['executeTakeFirstOrThrow']>>;

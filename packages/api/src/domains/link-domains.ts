@@ -51,6 +51,16 @@ export class LinkDomains {
   }
 
   /**
+   * The domain of a new link when it is known without reading the database: the server's own
+   * (null) for `domain` naming it, or omitted by an account with no verified domain (as far as
+   * this process has heard, as {@link forNewLink} decides too); undefined when it needs a read.
+   */
+  knownForNewLink(accountId: string, sent: string | undefined): LinkDomainId | undefined {
+    if (sent === undefined) return this.#directory.hasVerifiedDomain(accountId) ? undefined : null;
+    return sentDomainName(sent) === this.serverHost ? null : undefined;
+  }
+
+  /**
    * The list's `domain` filter as `coalesce(domain_id, '')` holds it: '' for the server's own
    * domain, else the id of one of the account's domains (verified or not: its links are listed).
    */

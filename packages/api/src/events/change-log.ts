@@ -1,4 +1,4 @@
-import type { Db } from '../database/database.ts';
+import type { AccountRow, Db } from '../database/database.ts';
 
 /**
  * What changed, as one record: its type (`link.created`, …), the account, and the object as the
@@ -30,8 +30,11 @@ export interface OutletSession {
 
 /** Something that keeps changes (the webhooks' outbox, the audit log). */
 export interface ChangeOutlet {
-  /** What it records of this account's changes, read once per transaction; undefined: nothing. */
-  open(db: Db, accountId: string): Promise<OutletSession | undefined>;
+  /**
+   * What it records of this account's changes, read once per transaction; undefined: nothing.
+   * `account`: the account's row as the transaction read it, when it did (webhook-outbox.ts).
+   */
+  open(db: Db, accountId: string, account?: AccountRow): Promise<OutletSession | undefined>;
 }
 
 /** The outlets of the process, built once (services.ts); {@link open} gives each transaction its log. */
@@ -43,10 +46,10 @@ export class Changes {
   }
 
   /** The log of one transaction of the account's, to {@link ChangeLog.flush} before it commits. */
-  async open(db: Db, accountId: string): Promise<ChangeLog> {
+  async open(db: Db, accountId: string, account?: AccountRow): Promise<ChangeLog> {
     const sessions: OutletSession[] = [];
     for (const outlet of this.#outlets) {
-      const session = await outlet.open(db, accountId);
+      const session = await outlet.open(db, accountId, account);
       if (session && session.types.size > 0) sessions.push(session);
     }
     return new ChangeLog(accountId, sessions);

@@ -10,7 +10,8 @@ import type { ShortUrls } from '../domains/short-urls.ts';
 import { AppError } from '../errors.ts';
 import { Changes } from '../events/change-log.ts';
 import type { ExpiryChange } from './expiry.ts';
-import type { TaggedLink } from './link-changes.ts';
+import { type NewLink, newExpiry, type TaggedLink } from './link-changes.ts';
+import { insertLockingAccount, insertsFirst, type LinkInsertedFirst, type NewLinkValues, newLinkValues } from './link-insert.ts';
 import { countOfMatchingLinks, pageOfMatchingLinks, withPlansForTheSearch } from './link-list-query.ts';
 import { type UnfilteredPage, unfilteredPage } from './link-page-query.ts';
 import { LinkReadCache } from './link-read-cache.ts';
@@ -73,12 +74,20 @@ export class LinkService {
    * process at once of the slugs whose redirect changed. Every server process hears of them on
    * commit from the database's triggers (Migration20261127100000_link_slug_changes), whoever wrote.
    */
-  async #writing<T>(accountId: string, lock: boolean, work: (writes: LinkWrites) => Promise<T>, mayCreateTags = true): Promise<T> {
+  async #writing<T>(
+    accountId: string,
+    lock: boolean,
+    work: (writes: LinkWrites, first?: LinkInsertedFirst) => Promise<T>,
+    mayCreateTags = true,
+    insertFirst?: NewLinkValues,
+  ): Promise<T> {
     const { result, slugs } = await inTransaction(this.#orm, async (db) => {
-      const account = lock ? await lockAccount(db, accountId) : await readAccount(db, accountId);
-      const log = await this.#changes.open(db, accountId);
+      // A plain create inserts its link as it locks the account: a round trip less under the lock (link-insert.ts).
+      const first = insertFirst && (await insertLockingAccount(db, insertFirst));
+      const account = first ? first.account : lock ? await lockAccount(db, accountId) : await readAccount(db, accountId);
+      const log = await this.#changes.open(db, accountId, account);
       const writes = new LinkWrites(db, account, this.#domains, log.wants(), mayCreateTags);
-      const result = await work(writes);
+      const result = await work(writes, first);
       await writes.finish();
       // What changed, in this transaction (events/change-log.ts): one record per link, bulk or import.
       for (const change of writes.changes) {
@@ -108,7 +117,27 @@ export class LinkService {
 
   /** POST /links once its URLs are checked ({@link prepare}): a bulk call checks all its items' first. */
   async createPrepared(accountId: string, prepared: PreparedLink, mayCreateTags = true): Promise<Link> {
-    return this.#writing(accountId, true, async (writes) => this.#link(await writes.create(newLinkOf(prepared))), mayCreateTags);
+    const link = newLinkOf(prepared);
+    const now = Date.now();
+    return this.#writing(
+      accountId,
+      true,
+      async (writes, first) => this.#link(await writes.create(link, now, first?.link)),
+      mayCreateTags,
+      this.#insertedFirst(accountId, link, now),
+    );
+  }
+
+  /**
+   * The row of a link that needs nothing read before its insert (link-insert.ts,
+   * insertLockingAccount): a random slug, no external id, no tags, a domain known without a query.
+   */
+  #insertedFirst(accountId: string, link: NewLink, now: number): NewLinkValues | undefined {
+    if (link.slug !== undefined || link.external_id !== undefined || link.tag_ids?.length || link.tag_names?.length) return undefined;
+    const domainId = this.#domains ? this.#domains.knownForNewLink(accountId, link.domain) : null;
+    if (domainId === undefined) return undefined;
+    const values = newLinkValues(accountId, link, domainId, newExpiry(link, now));
+    return insertsFirst(values) ? values : undefined;
   }
 
   /** Creates the link, or returns the live link with the same final destination (updated per the spec). */

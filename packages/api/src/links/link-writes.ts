@@ -4,14 +4,12 @@ import { effectiveLimits } from '../accounts/plans.ts';
 import type { AccountRow, Db } from '../database/database.ts';
 import type { LinkDomainId, LinkDomains } from '../domains/link-domains.ts';
 import { AppError } from '../errors.ts';
-import { newId } from '../ids.ts';
 import { startCounting, stopCounting } from '../redirects/click-limit.ts';
 import { redirectKey } from '../redirects/redirect-key.ts';
 import { byName, createTags, findTags, setLinkTags } from '../tags/tag-resolution.ts';
 import { changedFields, keepsTags, type LinkChange, type NewLink, newExpiry, type TaggedLink } from './link-changes.ts';
-import { insertWithSlug } from './link-insert.ts';
+import { insertWithSlug, newLinkValues } from './link-insert.ts';
 import { findLiveLink, LINK_COLUMNS, LINK_FIELDS, type LinkRow, sortedTags, tagsColumn, tagsOfLinks } from './link-reads.ts';
-import { changedSmartFields, NO_SMART_FIELDS } from './smart-link-fields.ts';
 
 /**
  * What a transaction of link writes changed, for the change log (events/change-log.ts): the
@@ -84,8 +82,12 @@ export class LinkWrites {
     this.#liveLinks = Number(account.live_link_count);
   }
 
-  /** Creates the link (spec: POST /links); the account must be locked. */
-  async create(link: NewLink, now = Date.now()): Promise<TaggedLink> {
+  /**
+   * Creates the link (spec: POST /links); the account must be locked. `insertedFirst`: its row,
+   * inserted as the lock was taken (link-insert.ts, insertLockingAccount) since it needed nothing
+   * read before; every check runs here all the same, and a refusal undoes it with the transaction.
+   */
+  async create(link: NewLink, now = Date.now(), insertedFirst?: LinkRow): Promise<TaggedLink> {
     const expiry = newExpiry(link, now);
     if (this.#linkLimit !== null && this.#liveLinks >= this.#linkLimit) {
       throw new AppError('LINK_LIMIT_REACHED', `The account is at its plan's limit of ${this.#linkLimit} links`);
@@ -100,23 +102,7 @@ export class LinkWrites {
     const tags = await this.#findTags(link.tag_ids, link.tag_names);
     // The link before any new tag: a slug taken (by another account) is refused having created none,
     // so a batch goes on without that row's tags.
-    const inserted = await insertWithSlug(
-      this.#db,
-      {
-        id: newId('lnk'),
-        account_id: this.#account.id,
-        domain_id: domainId,
-        destination_url: link.destination_url,
-        title: link.title,
-        external_id: link.external_id ?? null,
-        comments: link.comments,
-        expires_at: expiry.expires_at,
-        expiration_url: expiry.expiration_url,
-        ...changedSmartFields(NO_SMART_FIELDS, link.smart),
-        ...(link.created_at ? { created_at: link.created_at } : {}),
-      },
-      link.slug,
-    );
+    const inserted = insertedFirst ?? (await insertWithSlug(this.#db, newLinkValues(this.#account.id, link, domainId, expiry), link.slug));
     this.#liveLinks++;
     if (inserted.max_clicks !== null) await startCounting(this.#db, inserted.id, 0);
     const carried = await this.#created(tags);

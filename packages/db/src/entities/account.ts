@@ -18,6 +18,11 @@ export const Account = defineEntity({
     color_cursor: p.integer().default(0),
     /** The account's live links, kept by triggers on `link` (migration ..._link_search): the list's total without a filter. */
     live_link_count: p.bigint('number').defaultRaw('0'),
+    /**
+     * Times a webhook of the account became enabled, kept by triggers (Migration20261128603000_webhook_generation):
+     * what tells a process its memory of "no enabled webhook" is still true (webhook-outbox.ts).
+     */
+    webhook_generation: p.bigint('number').defaultRaw('0'),
     created_at: p.datetime().defaultRaw('now()'),
     /** The owner requires two-factor sign-in of everyone working here (Migration20261127262000_two_factor). */
     require_two_factor: p.boolean().default(false),

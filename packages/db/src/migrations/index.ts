@@ -26,6 +26,7 @@ import { Migration20261127502710_connect_requests } from './Migration20261127502
 import { Migration20261127502900_webhook_enqueue_in_batches } from './Migration20261127502900_webhook_enqueue_in_batches.ts';
 import { Migration20261127502910_webhook_delivery_claim_indexes } from './Migration20261127502910_webhook_delivery_claim_indexes.ts';
 import { Migration20261128601000_audit_log } from './Migration20261128601000_audit_log.ts';
+import { Migration20261128603000_webhook_generation } from './Migration20261128603000_webhook_generation.ts';
 
 /** Every migration in order. Listed explicitly so no file-system discovery is needed at run time. */
 export const migrationsList: MigrationObject[] = [
@@ -56,4 +57,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261127502900_webhook_enqueue_in_batches', class: Migration20261127502900_webhook_enqueue_in_batches },
   { name: 'Migration20261127502910_webhook_delivery_claim_indexes', class: Migration20261127502910_webhook_delivery_claim_indexes },
   { name: 'Migration20261128601000_audit_log', class: Migration20261128601000_audit_log },
+  { name: 'Migration20261128603000_webhook_generation', class: Migration20261128603000_webhook_generation },
 ];

@@ -1,6 +1,6 @@
 import type { Orm } from '@shortlinks/db';
 import { sql } from 'kysely';
-import { reader } from '../../database/database.ts';
+import { plainReader, reader } from '../../database/database.ts';
 import { destinationKeys, entryKey, prefixAuthority } from './denylist-prefix.ts';
 import { comparableHost, hostAndParents, type ReputationVerdict, type UrlReputation } from './reputation-chain.ts';
 
@@ -94,7 +94,8 @@ export class DenylistService implements UrlReputation {
    */
   lookup(url: string) {
     const parsed = new URL(url);
-    return reader(this.#orm)
+    // Two text columns: nothing to convert, so without the ORM's per-row conversion (database.ts).
+    return plainReader(this.#orm)
       .selectFrom('denylist_entry')
       .select(['kind', 'value'])
       .where((eb) =>
