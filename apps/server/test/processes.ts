@@ -16,7 +16,7 @@ export function startServerProcess(
   env: Record<string, string>,
   { processGroup = false }: { processGroup?: boolean } = {},
 ): { child: ChildProcess; output: () => string } {
-  const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', 'src/main.ts'], {
+  const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', '--experimental-async-context-frame', 'src/main.ts'], {
     cwd: serverDir,
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -37,11 +37,15 @@ export async function runCli(
   args: string[],
   env: Record<string, string>,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', 'src/cli/main.ts', ...args], {
-    cwd: serverDir,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--disable-warning=ExperimentalWarning', '--experimental-async-context-frame', 'src/cli/main.ts', ...args],
+    {
+      cwd: serverDir,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (chunk) => {
