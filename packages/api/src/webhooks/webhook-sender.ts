@@ -133,8 +133,10 @@ export class WebhookSender {
     const status = succeeded ? 'succeeded' : nextDelay === undefined ? 'failed' : 'pending';
     const nextAttemptAt = nextDelay === undefined ? null : new Date(Date.now() + nextDelay * 1000);
     await inTransaction(this.#orm, async (db) => {
-      // The webhook's row first, as taking a delivery does: the same order, no deadlock.
-      await db.selectFrom('webhook').select('id').where('id', '=', claimed.webhook_id).forUpdate().execute();
+      // The webhook's row first, as taking a delivery does: the same order, no deadlock. Deleted
+      // while this one was sent, it took its deliveries with it: nothing is left to record.
+      const hook = await db.selectFrom('webhook').select('id').where('id', '=', claimed.webhook_id).forUpdate().executeTakeFirst();
+      if (!hook) return;
       await db
         .insertInto('webhook_attempt')
         .values({
