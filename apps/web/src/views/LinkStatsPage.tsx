@@ -121,7 +121,6 @@ export function LinkStatsPage({ id, account, history }: { id: string; account?: 
               <QrCode url={link.short_url} size={148} />
             </section>
           </div>
-          {history ? <LinkHistory read={history} linkId={link.id} version={saves} /> : null}
           <h2 className="link-page-section">Statistics</h2>
         </>
       ) : null}
@@ -129,6 +128,8 @@ export function LinkStatsPage({ id, account, history }: { id: string; account?: 
         // Asked at once, beside the link itself; its own heading repeats the page's, so the page hides it (dashboard.css).
         <LinkAnalytics linkId={id} onOpenLink={(linkId) => navigate(paths.link(linkId))} />
       ) : null}
+      {/* Last, under the statistics: it loads on its own, and nothing above moves when it arrives. */}
+      {link && history ? <LinkHistory read={history} linkId={link.id} version={saves} /> : null}
     </div>
   );
 }
