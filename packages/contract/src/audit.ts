@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LIMITS } from './limits.ts';
+import { PAGE_FIELDS } from './paging.ts';
 import { CONTROL_CHARACTER, LONE_SURROGATE } from './text-rules.ts';
 
 /**
@@ -90,18 +90,7 @@ const idFilter = (name: string, example: string) =>
     .optional();
 
 export const ListAuditLogQuerySchema = z.strictObject({
-  page: z.coerce
-    .number<number>({ error: 'page must be a whole number from 1' })
-    .int('page must be a whole number from 1')
-    .min(1, 'page must be a whole number from 1')
-    .max(LIMITS.pageMax, `page must be at most ${LIMITS.pageMax}`)
-    .default(1),
-  per_page: z.coerce
-    .number<number>({ error: `per_page must be a whole number from 1 to ${LIMITS.perPageMax}` })
-    .int(`per_page must be a whole number from 1 to ${LIMITS.perPageMax}`)
-    .min(1, `per_page must be a whole number from 1 to ${LIMITS.perPageMax}`)
-    .max(LIMITS.perPageMax, `per_page must be a whole number from 1 to ${LIMITS.perPageMax}`)
-    .default(LIMITS.perPageDefault),
+  ...PAGE_FIELDS,
   actor_id: idFilter('actor_id', 'usr_4hG7Qx2LpZ0aB3cD'),
   resource_id: idFilter('resource_id', 'lnk_4hG7Qx2LpZ0aB3cD'),
   action: z

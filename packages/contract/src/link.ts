@@ -14,6 +14,7 @@ import {
   utmField,
 } from './fields.ts';
 import { LIMITS } from './limits.ts';
+import { PAGE_FIELDS } from './paging.ts';
 import { maxClicksField, PreviewSchema, passwordField, previewField, RedirectRuleSchema, rulesField } from './smart-link-fields.ts';
 import { CONTROL_CHARACTER, charCount, LONE_SURROGATE } from './text-rules.ts';
 
@@ -115,19 +116,7 @@ export type SortOrder = 'asc' | 'desc';
 export const DEFAULT_ORDER: Record<LinkSort, SortOrder> = { created_at: 'desc', click_count: 'desc', title: 'asc' };
 
 export const ListLinksQuerySchema = z.strictObject({
-  // Query values arrive as text over REST; typed callers (tRPC, the client) send numbers.
-  page: z.coerce
-    .number<number>({ error: 'page must be a whole number from 1' })
-    .int('page must be a whole number from 1')
-    .min(1, 'page must be a whole number from 1')
-    .max(LIMITS.pageMax, `page must be at most ${LIMITS.pageMax}`)
-    .default(1),
-  per_page: z.coerce
-    .number<number>({ error: `per_page must be a whole number from 1 to ${LIMITS.perPageMax}` })
-    .int(`per_page must be a whole number from 1 to ${LIMITS.perPageMax}`)
-    .min(1, `per_page must be a whole number from 1 to ${LIMITS.perPageMax}`)
-    .max(LIMITS.perPageMax, `per_page must be a whole number from 1 to ${LIMITS.perPageMax}`)
-    .default(LIMITS.perPageDefault),
+  ...PAGE_FIELDS,
   tag_ids: z
     .union([z.string(), z.array(z.string())])
     .transform((value) => (typeof value === 'string' ? value.split(',') : value).map((id) => id.trim()).filter((id) => id !== ''))

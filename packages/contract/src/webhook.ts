@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { webhookUrlField } from './fields.ts';
-import { LIMITS } from './limits.ts';
+import { PAGE_FIELDS } from './paging.ts';
 import { WEBHOOK_DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES, WEBHOOK_LIMITS } from './webhook-events.ts';
 
 export * from './webhook-events.ts';
@@ -87,18 +87,7 @@ export const WebhookDeliveryDetailSchema = WebhookDeliverySchema.extend({
 }).meta({ id: 'WebhookDeliveryDetail' });
 
 export const ListWebhookDeliveriesQuerySchema = z.strictObject({
-  page: z.coerce
-    .number<number>({ error: 'page must be a whole number from 1' })
-    .int('page must be a whole number from 1')
-    .min(1, 'page must be a whole number from 1')
-    .max(LIMITS.pageMax, `page must be at most ${LIMITS.pageMax}`)
-    .default(1),
-  per_page: z.coerce
-    .number<number>({ error: `per_page must be a whole number from 1 to ${LIMITS.perPageMax}` })
-    .int(`per_page must be a whole number from 1 to ${LIMITS.perPageMax}`)
-    .min(1, `per_page must be a whole number from 1 to ${LIMITS.perPageMax}`)
-    .max(LIMITS.perPageMax, `per_page must be a whole number from 1 to ${LIMITS.perPageMax}`)
-    .default(LIMITS.perPageDefault),
+  ...PAGE_FIELDS,
   status: z.enum(WEBHOOK_DELIVERY_STATUSES, { error: 'status must be pending, succeeded or failed' }).optional(),
 });
 
