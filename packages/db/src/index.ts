@@ -38,4 +38,5 @@ export {
 } from './entities/index.ts';
 export { createOrm, migrate, type Orm, type OrmOptions } from './orm.ts';
 export { type PoolErrors, poolErrorsOf } from './pool-errors.ts';
+export { queuePool } from './queue-pool.ts';
 export { violatedUniqueIndex } from './unique-violation.ts';

@@ -1,4 +1,4 @@
-import type { Orm } from '@shortlinks/db';
+import { type Orm, queuePool } from '@shortlinks/db';
 import { Logger, type Runner, run, runMigrations } from 'graphile-worker';
 import { sql } from 'kysely';
 import { reader } from '../database/database.ts';
@@ -25,6 +25,7 @@ export class WebhookQueue {
   readonly #settings: WebhookSettings;
   readonly #sender: WebhookSender;
   #runner: Runner | undefined;
+  #pool: ReturnType<typeof queuePool> | undefined;
   #sweeper: NodeJS.Timeout | undefined;
   #sweeping: Promise<void> | undefined;
 
@@ -41,11 +42,12 @@ export class WebhookQueue {
       if (level === 'error' || level === 'warning') warn(`webhooks queue: ${message}`);
     });
     await runMigrations({ connectionString: databaseUrl, logger });
+    // Our own pool, so that no connection's error goes unheard (queuePool); ended after the runner.
+    this.#pool = queuePool(databaseUrl, JOBS_AT_ONCE + 2, (message) => warn(`webhooks queue: ${message}`));
     this.#runner = await run({
-      connectionString: databaseUrl,
+      pgPool: this.#pool,
       logger,
       concurrency: JOBS_AT_ONCE,
-      maxPoolSize: JOBS_AT_ONCE + 2,
       // The server handles signals: it stops the queue on close.
       noHandleSignals: true,
       pollInterval: 2_000,
@@ -73,6 +75,8 @@ export class WebhookQueue {
     await this.#sweeping;
     await this.#runner?.stop();
     this.#runner = undefined;
+    await this.#pool?.end();
+    this.#pool = undefined;
   }
 
   /**
